@@ -1,0 +1,32 @@
+// Bundles the extension client and the language server. node-llama-cpp stays external: it is ESM with
+// native binaries, loaded at run time with import().
+import { existsSync } from "node:fs";
+import * as esbuild from "esbuild";
+
+const watch = process.argv.includes("--watch");
+const production = process.argv.includes("--production");
+
+/** @type {import("esbuild").BuildOptions} */
+const common = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  sourcemap: !production,
+  minify: production,
+  logLevel: "warning",
+  external: ["vscode", "node-llama-cpp"],
+  // jsonc-parser's UMD build hides its requires from the bundler; its ES module build does not.
+  mainFields: ["module", "main"],
+};
+
+const builds = [
+  { ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js" },
+  { ...common, entryPoints: ["server/src/main.ts"], outfile: "dist/server.js" },
+];
+
+if (watch) {
+  for (const options of builds) await (await esbuild.context(options)).watch();
+} else {
+  await Promise.all(builds.filter((options) => options.entryPoints.every((entry) => existsSync(entry))).map((options) => esbuild.build(options)));
+}

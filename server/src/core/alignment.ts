@@ -1,0 +1,123 @@
+import type { Alignment } from "./config.js";
+import type { Namespace } from "./namespace.js";
+import type { SkillFile } from "./skillFile.js";
+import { PROMPT_BLURBS, type ToolSpec } from "./tools.js";
+
+/** The base instructions a workspace gets until it writes its own (`alignment.instructions` in skills.json). */
+export const DEFAULT_INSTRUCTIONS = [
+  "You are a personal assistant that runs on the user's own device.",
+  "Answer briefly and plainly. When a request needs information or an action, use the skills and tools you are given, in the order their steps say.",
+  "Never invent facts about the user: when you cannot find something, say so.",
+].join("\n");
+
+/** One entry of the planner's menu: a skill or an advertised tool, with the exact text it adds to the prompt. */
+export interface MenuEntry {
+  readonly kind: "skill" | "tool";
+  readonly handle: string;
+  readonly text: string;
+  /** Offset of the entry in the composed prompt. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The planner's whole system prompt, as one document, with what it is made of. */
+export interface SystemPrompt {
+  readonly text: string;
+  readonly instructions: string;
+  readonly customInstructions: boolean;
+  readonly blurbs: readonly string[];
+  readonly menuSkills: readonly SkillFile[];
+  readonly menuTools: readonly ToolSpec[];
+  readonly entries: readonly MenuEntry[];
+  /** Planning is on exactly when the menu holds at least one skill. */
+  readonly planning: boolean;
+}
+
+/**
+ * The alignment in force: the first `skills.json` (in URI order) that sets each part wins; with none, the
+ * default instructions, no blurbs, and every advertised, enabled skill on the menu.
+ */
+export function effectiveAlignment(namespace: Namespace): Alignment {
+  let instructions: string | undefined;
+  let blurbs: readonly string[] | undefined;
+  let menu: readonly string[] | undefined;
+  for (const config of namespace.configs()) {
+    instructions ??= config.alignment.instructions;
+    if (blurbs === undefined && config.alignment.blurbs.length > 0) blurbs = config.alignment.blurbs;
+    menu ??= config.alignment.menu;
+  }
+  return { instructions, blurbs: blurbs ?? [], menu };
+}
+
+/** The advertised, enabled skills the user selected (all of them by default), in menu order. */
+export function menuSkills(namespace: Namespace, alignment: Alignment = effectiveAlignment(namespace)): SkillFile[] {
+  const onMenu = (skill: SkillFile | undefined): skill is SkillFile =>
+    skill !== undefined && skill.validHandle && skill.enabled && skill.advertised && namespace.resolve(skill.slug)?.kind === "skill";
+  if (alignment.menu) {
+    const seen = new Set<string>();
+    const chosen: SkillFile[] = [];
+    for (const slug of alignment.menu) {
+      const skill = namespace.claimants(slug)[0];
+      if (!seen.has(slug) && onMenu(skill)) chosen.push(skill);
+      seen.add(slug);
+    }
+    return chosen;
+  }
+  const all = [...namespace.skills()].filter((skill) => onMenu(skill) && namespace.claimants(skill.slug)[0] === skill);
+  return all.sort((a, b) => a.slug.localeCompare(b.slug));
+}
+
+function entryLine(handle: string, text: string): string {
+  const [first = "", ...rest] = text.trim().split(/\r?\n/).map((line) => line.trim());
+  return [`- @${handle}: ${first}`, ...rest.map((line) => `  ${line}`)].join("\n");
+}
+
+/**
+ * Composes the planner's system prompt (SPEC "The planner"): base instructions, then the enabled tool blurbs,
+ * then the menu in the seed's form: `Your skills:` with `- @handle: summary` lines, then `Your tools:` with the
+ * advertised tools. With no skill on the menu there is no menu: the request takes the direct path.
+ */
+export function composeSystemPrompt(namespace: Namespace): SystemPrompt {
+  const alignment = effectiveAlignment(namespace);
+  const instructions = (alignment.instructions ?? DEFAULT_INSTRUCTIONS).trim();
+  const blurbs = PROMPT_BLURBS.filter((blurb) => alignment.blurbs.includes(blurb.id)).map((blurb) => blurb.text);
+  const skills = menuSkills(namespace, alignment);
+  const tools = skills.length > 0 ? namespace.tools().filter((tool) => tool.advertiseInMenu) : [];
+  let text = instructions;
+  for (const blurb of blurbs) text += `\n\n${blurb}`;
+  const entries: MenuEntry[] = [];
+  const add = (kind: MenuEntry["kind"], handle: string, summary: string) => {
+    text += "\n";
+    const start = text.length;
+    text += entryLine(handle, summary);
+    entries.push({ kind, handle, text: text.slice(start), start, end: text.length });
+  };
+  if (skills.length > 0) {
+    text += "\n\nYour skills:";
+    for (const skill of skills) add("skill", skill.slug, skill.summary ?? skill.title);
+    if (tools.length > 0) {
+      text += "\n\nYour tools:";
+      for (const tool of tools) add("tool", tool.slug, tool.blurb);
+    }
+  }
+  return {
+    text: `${text}\n`,
+    instructions,
+    customInstructions: alignment.instructions !== undefined,
+    blurbs,
+    menuSkills: skills,
+    menuTools: tools,
+    entries,
+    planning: skills.length > 0,
+  };
+}
+
+/** A size in tokens: exact when a tokenizer is given, otherwise `~` and characters / 4. */
+export function tokenSize(text: string, countTokens?: (text: string) => number): { readonly tokens: number; readonly exact: boolean; readonly label: string } {
+  if (countTokens) {
+    const tokens = countTokens(text);
+    return { tokens, exact: true, label: `${tokens} tokens` };
+  }
+  const tokens = Math.ceil(text.length / 4);
+  return { tokens, exact: false, label: `~${tokens} tokens` };
+}

@@ -1,0 +1,120 @@
+import { MAX_HANDLE_LENGTH } from "./slug.js";
+
+/** One `@slug` token in a text: offsets cover the `@` and the slug. */
+export interface MentionToken {
+  /** The slug as written (case preserved). */
+  readonly written: string;
+  /** The slug's lookup key: lower-cased. */
+  readonly slug: string;
+  /** Offset of the `@`. */
+  readonly start: number;
+  /** Offset just after the slug. */
+  readonly end: number;
+}
+
+/** An `@` followed by something that looks like a slug but is not one (`@-x`, `@x-`, `@café`). */
+export interface MalformedMention {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface MentionScan {
+  readonly mentions: MentionToken[];
+  readonly malformed: MalformedMention[];
+}
+
+const SLUG_SHAPE = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+function isSlugChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 45
+  );
+}
+
+/** True when the character before `@` glues it to a word (an e-mail address), escapes it, or doubles it. */
+function isGlued(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const previous = text.charAt(at - 1);
+  if (previous === "\\" || previous === "@") return true;
+  // A low surrogate means the previous character is astral; test the whole code point.
+  const code = text.codePointAt(at - 1 - (/[\uDC00-\uDFFF]/.test(previous) ? 1 : 0)) ?? 0;
+  return WORD_CHAR.test(String.fromCodePoint(code));
+}
+
+/**
+ * Finds every mention in `text[from, to)`. This is the single rule that decides what a mention of a slug is,
+ * used by the parser, the diagnostics and the rename alike: an `@` not glued to a word and not escaped as
+ * `\@`, then a whole kebab-case slug that no other slug character or word character follows. So `@plan`
+ * is never found inside `@plan-trip`, and `bob@example.com` is no mention.
+ */
+export function scanMentions(text: string, from = 0, to = text.length): MentionScan {
+  const mentions: MentionToken[] = [];
+  const malformed: MalformedMention[] = [];
+  let at = text.indexOf("@", from);
+  while (at !== -1 && at < to) {
+    let end = at + 1;
+    while (end < to && isSlugChar(text.charCodeAt(end))) end++;
+    if (end > at + 1 && !isGlued(text, at)) {
+      const written = text.slice(at + 1, end);
+      const next = end < to ? text.charAt(end) : "";
+      const gluedAfter = next !== "" && WORD_CHAR.test(next);
+      if (!gluedAfter && written.length <= MAX_HANDLE_LENGTH && SLUG_SHAPE.test(written)) {
+        mentions.push({ written, slug: written.toLowerCase(), start: at, end });
+      } else {
+        let stop = end;
+        while (stop < to && WORD_CHAR.test(text.charAt(stop))) stop++;
+        malformed.push({ text: text.slice(at, stop), start: at, end: stop });
+      }
+    }
+    at = text.indexOf("@", Math.max(end, at + 1));
+  }
+  return { mentions, malformed };
+}
+
+/** The seed's `parseMentions`: the slugs a text mentions, lower-cased, first seen first, deduplicated. */
+export function parseMentions(text: string): string[] {
+  return uniqueSlugs(scanMentions(text).mentions);
+}
+
+export function uniqueSlugs(mentions: readonly MentionToken[]): string[] {
+  const seen = new Set<string>();
+  const slugs: string[] = [];
+  for (const mention of mentions) {
+    if (!seen.has(mention.slug)) {
+      seen.add(mention.slug);
+      slugs.push(mention.slug);
+    }
+  }
+  return slugs;
+}
+
+/**
+ * Rewrites every mention of `oldSlug` in `text` to `@newSlug` (case-insensitive, whole slug only) and
+ * returns the edits as offset spans, so callers can apply them to a file or send them to an editor.
+ */
+export function mentionEdits(
+  text: string,
+  oldSlug: string,
+  newSlug: string,
+  from = 0,
+  to = text.length,
+): { start: number; end: number; newText: string }[] {
+  const key = oldSlug.toLowerCase();
+  return scanMentions(text, from, to)
+    .mentions.filter((mention) => mention.slug === key)
+    .map((mention) => ({ start: mention.start, end: mention.end, newText: `@${newSlug}` }));
+}
+
+/** Applies non-overlapping offset edits to a text. */
+export function applyEdits(text: string, edits: readonly { start: number; end: number; newText: string }[]): string {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  let result = "";
+  let cursor = 0;
+  for (const edit of sorted) {
+    result += text.slice(cursor, edit.start) + edit.newText;
+    cursor = edit.end;
+  }
+  return result + text.slice(cursor);
+}

@@ -1,0 +1,467 @@
+import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type ConfigMention, type DeclaredTool } from "./config.js";
+import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
+import { handleProblem, makeSlug, slugKey } from "./slug.js";
+import { parseSkillFile, siblingSkillUri, type Mention, type SkillFile } from "./skillFile.js";
+import type { Range } from "./text.js";
+import { BUILTIN_TOOLS, type ToolSpec } from "./tools.js";
+
+/** What a slug names: a skill, a tool, or (undefined) nothing. */
+export type Resolution =
+  | { readonly kind: "skill"; readonly skill: SkillFile }
+  | { readonly kind: "tool"; readonly tool: ToolSpec };
+
+/** The result of expanding a plan's handles into the toolset to bind. */
+export interface Expansion {
+  /** The tools to bind, deduplicated in first-appearance order. */
+  readonly tools: readonly ToolSpec[];
+  /** The enabled skills whose bodies were followed, in first-appearance order. */
+  readonly skills: readonly SkillFile[];
+  /** Handles that resolve to nothing. They can never be bound. */
+  readonly unresolved: readonly string[];
+  /** Handles of disabled skills: inert, not expanded. */
+  readonly disabled: readonly string[];
+}
+
+/** One text edit on a file, by range in the text the namespace holds for it. */
+export interface TextEdit {
+  readonly range: Range;
+  readonly newText: string;
+}
+
+/** Everything a rename of a skill changes: its file's name, and every `@old` in every file. */
+export interface RenamePlan {
+  readonly oldSlug: string;
+  readonly newSlug: string;
+  readonly skill: SkillFile;
+  readonly fileRename: { readonly oldUri: string; readonly newUri: string };
+  /** Edits by URI (the renamed skill's own file under its old URI), in the texts the namespace holds. */
+  readonly edits: ReadonlyMap<string, readonly TextEdit[]>;
+}
+
+/** A refused operation, with a message that says why in words a person can act on. */
+export interface Refusal {
+  readonly refused: string;
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === "object" && value !== null && "refused" in value;
+}
+
+interface Claim {
+  readonly exists: boolean;
+  readonly slug: string;
+  readonly enabled: boolean;
+  readonly advertised: boolean;
+}
+
+const BUILTIN_BY_SLUG: ReadonlyMap<string, ToolSpec> = new Map(BUILTIN_TOOLS.map((tool) => [tool.slug, tool]));
+
+/**
+ * The workspace's symbol table: every skill file and `skills.json`, the built-in tools, and the indexes that
+ * make resolution, diagnostics and rename cheap. Updates are incremental: each change answers the set of URIs
+ * whose diagnostics may have changed, and only those are recomputed.
+ */
+export class Namespace {
+  readonly #skills = new Map<string, SkillFile>();
+  readonly #configs = new Map<string, ConfigFile>();
+  /** Skills with a valid handle, by slug: more than one is a duplicate. */
+  readonly #claimants = new Map<string, Set<string>>();
+  readonly #declaredTools = new Map<string, DeclaredTool[]>();
+  /** Files (skills and configs) that mention a slug. */
+  readonly #mentioners = new Map<string, Set<string>>();
+  readonly #diagnostics = new Map<string, readonly CoreDiagnostic[]>();
+  #generation = 0;
+
+  /** Grows on every change: a cheap way for callers to know their cached views are stale. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Adds or replaces a file by URI: a `.skill.md` or a `skills.json`. Answers the URIs to diagnose again. */
+  set(uri: string, text: string): Set<string> {
+    return isConfigUri(uri) ? this.setConfig(uri, text) : this.setSkill(uri, text);
+  }
+
+  setSkill(uri: string, text: string): Set<string> {
+    const previous = this.#skills.get(uri);
+    if (previous && previous.text === text) return new Set();
+    const next = parseSkillFile(uri, text);
+    const affected = new Set<string>([uri]);
+    if (previous) this.#unindexSkill(previous);
+    this.#skills.set(uri, next);
+    this.#indexSkill(next);
+    const before = claimOf(previous);
+    const after = claimOf(next);
+    if (before.exists !== after.exists || before.slug !== after.slug || before.enabled !== after.enabled || before.advertised !== after.advertised) {
+      for (const slug of new Set([before.slug, after.slug])) this.#addDependents(slug, affected);
+    }
+    return this.#invalidate(affected);
+  }
+
+  setConfig(uri: string, text: string): Set<string> {
+    const previous = this.#configs.get(uri);
+    if (previous && previous.text === text) return new Set();
+    const next = parseConfigFile(uri, text);
+    const affected = new Set<string>([uri]);
+    if (previous) this.#unindexConfig(previous);
+    this.#configs.set(uri, next);
+    this.#indexConfig(next);
+    const toolSlugs = new Set([...(previous?.tools ?? []), ...next.tools].map((tool) => slugKey(tool.slug)));
+    for (const slug of toolSlugs) this.#addDependents(slug, affected);
+    return this.#invalidate(affected);
+  }
+
+  /** Forgets a file (deleted, or moved out of the workspace). Answers the URIs to diagnose again. */
+  remove(uri: string): Set<string> {
+    const affected = new Set<string>();
+    const skill = this.#skills.get(uri);
+    if (skill) {
+      this.#unindexSkill(skill);
+      this.#skills.delete(uri);
+      this.#addDependents(skill.slug, affected);
+    }
+    const config = this.#configs.get(uri);
+    if (config) {
+      this.#unindexConfig(config);
+      this.#configs.delete(uri);
+      for (const tool of config.tools) this.#addDependents(slugKey(tool.slug), affected);
+    }
+    this.#diagnostics.delete(uri);
+    affected.delete(uri);
+    return this.#invalidate(affected);
+  }
+
+  has(uri: string): boolean {
+    return this.#skills.has(uri) || this.#configs.has(uri);
+  }
+
+  skill(uri: string): SkillFile | undefined {
+    return this.#skills.get(uri);
+  }
+
+  config(uri: string): ConfigFile | undefined {
+    return this.#configs.get(uri);
+  }
+
+  skills(): IterableIterator<SkillFile> {
+    return this.#skills.values();
+  }
+
+  configs(): ConfigFile[] {
+    return [...this.#configs.values()].sort((a, b) => a.uri.localeCompare(b.uri));
+  }
+
+  get skillCount(): number {
+    return this.#skills.size;
+  }
+
+  /** Every tool: the built-ins, then those declared in `skills.json` files (first declaration of a slug wins). */
+  tools(): ToolSpec[] {
+    const tools: ToolSpec[] = [...BUILTIN_TOOLS];
+    for (const [slug, declared] of this.#declaredTools) {
+      const first = declared[0];
+      if (first && !BUILTIN_BY_SLUG.has(slug)) tools.push(first);
+    }
+    return tools;
+  }
+
+  tool(slug: string): ToolSpec | undefined {
+    const key = slugKey(slug);
+    return BUILTIN_BY_SLUG.get(key) ?? this.#declaredTools.get(key)?.[0];
+  }
+
+  /** The skills that claim a slug, in URI order. */
+  claimants(slug: string): SkillFile[] {
+    const uris = this.#claimants.get(slugKey(slug));
+    if (!uris) return [];
+    if (uris.size === 1) {
+      const only = this.#skills.get(uris.values().next().value ?? "");
+      return only ? [only] : [];
+    }
+    return [...uris].sort().flatMap((uri) => this.#skills.get(uri) ?? []);
+  }
+
+  /** The URIs of the files that mention a slug. */
+  mentioners(slug: string): string[] {
+    return [...(this.#mentioners.get(slugKey(slug)) ?? [])].sort();
+  }
+
+  /** Resolves a slug, case-insensitively, to a tool, a skill or nothing. A tool wins over a skill that collides with it. */
+  resolve(slug: string): Resolution | undefined {
+    const tool = this.tool(slug);
+    if (tool) return { kind: "tool", tool };
+    const skill = this.claimants(slug)[0];
+    return skill ? { kind: "skill", skill } : undefined;
+  }
+
+  /** True when a tool or a skill (other than the one at `exceptUri`) holds the slug. */
+  isTaken(slug: string, exceptUri?: string): boolean {
+    if (this.tool(slug)) return true;
+    const uris = this.#claimants.get(slugKey(slug));
+    if (!uris) return false;
+    return [...uris].some((uri) => uri !== exceptUri);
+  }
+
+  /** Mints a free handle for a title (`-2`, `-3`… on a collision); `current` keeps its own slug. */
+  mint(title: string, current?: string): string {
+    return makeSlug(title, (slug) => this.isTaken(slug), current);
+  }
+
+  /** Who holds a slug, as a phrase: "the built-in tool find_file", "the skill in …/x.skill.md". */
+  describeHolder(slug: string, exceptUri?: string): string | undefined {
+    const tool = this.tool(slug);
+    if (tool) return tool.origin.kind === "builtin" ? `the built-in tool ${tool.name}` : `the tool ${tool.name} declared in ${CONFIG_FILE_NAME}`;
+    const other = this.claimants(slug).find((skill) => skill.uri !== exceptUri);
+    return other ? `the skill ${other.uri}` : undefined;
+  }
+
+  /**
+   * Expands a plan's handles into the toolset to bind (the seed's `toolsForPlan`): tools pass through; an
+   * enabled skill expands to its body's mentions, recursively; each skill is followed once, which guards
+   * cycles; results are deduplicated in first-appearance order. An explicit stack keeps a 10,000-long chain
+   * of skills from overflowing the call stack.
+   */
+  expand(handles: readonly string[]): Expansion {
+    const tools: ToolSpec[] = [];
+    const toolNames = new Set<string>();
+    const skills: SkillFile[] = [];
+    const followed = new Set<string>();
+    const unresolved: string[] = [];
+    const disabled: string[] = [];
+    const stack: { readonly slugs: readonly string[]; next: number }[] = [{ slugs: handles.map(slugKey), next: 0 }];
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      if (!frame || frame.next >= frame.slugs.length) {
+        stack.pop();
+        continue;
+      }
+      const slug = frame.slugs[frame.next++] ?? "";
+      const target = this.resolve(slug);
+      if (!target) {
+        if (!unresolved.includes(slug)) unresolved.push(slug);
+      } else if (target.kind === "tool") {
+        if (!toolNames.has(target.tool.name)) {
+          toolNames.add(target.tool.name);
+          tools.push(target.tool);
+        }
+      } else if (!target.skill.enabled) {
+        if (!disabled.includes(slug)) disabled.push(slug);
+      } else if (!followed.has(slug)) {
+        followed.add(slug);
+        skills.push(target.skill);
+        stack.push({ slugs: target.skill.requirements, next: 0 });
+      }
+    }
+    return { tools, skills, unresolved, disabled };
+  }
+
+  /** The diagnostics of one file, cached until a change makes them stale. */
+  diagnose(uri: string): readonly CoreDiagnostic[] {
+    const cached = this.#diagnostics.get(uri);
+    if (cached) return cached;
+    const skill = this.#skills.get(uri);
+    const config = this.#configs.get(uri);
+    const diagnostics = skill ? this.#diagnoseSkill(skill) : config ? this.#diagnoseConfig(config) : [];
+    this.#diagnostics.set(uri, diagnostics);
+    return diagnostics;
+  }
+
+  /**
+   * Plans the rename of a skill's handle: the file's new name and every `@old` → `@new` in every skill file
+   * and `skills.json`. Refuses an unknown, ambiguous, invalid or taken name, saying which skill or tool holds it.
+   */
+  planRename(oldSlug: string, newHandle: string): RenamePlan | Refusal {
+    const oldKey = slugKey(oldSlug);
+    const tool = this.tool(oldKey);
+    if (tool) return { refused: `@${oldKey} is ${tool.origin.kind === "builtin" ? "a built-in tool" : `a tool declared in ${CONFIG_FILE_NAME}`}; only skills can be renamed.` };
+    const claimants = this.claimants(oldKey);
+    const skill = claimants[0];
+    if (!skill) return { refused: `No skill is named @${oldKey}.` };
+    if (claimants.length > 1) return { refused: `@${oldKey} is claimed by ${claimants.length} skills; rename one of the files first so the handle is unambiguous.` };
+    const problem = handleProblem(newHandle);
+    if (problem) return { refused: problem };
+    if (newHandle === oldKey) return { refused: `The skill is already named @${oldKey}.` };
+    const holder = this.describeHolder(newHandle, skill.uri);
+    if (holder) return { refused: `@${newHandle} is taken by ${holder}.` };
+
+    const edits = new Map<string, TextEdit[]>();
+    for (const uri of this.mentioners(oldKey)) {
+      const mentions: readonly (Mention | ConfigMention)[] = this.#skills.get(uri)?.mentions ?? this.#configs.get(uri)?.mentions ?? [];
+      const fileEdits = mentions.filter((mention) => mention.slug === oldKey).map((mention) => ({ range: mention.range, newText: `@${newHandle}` }));
+      if (fileEdits.length > 0) edits.set(uri, fileEdits);
+    }
+    return { oldSlug: oldKey, newSlug: newHandle, skill, fileRename: { oldUri: skill.uri, newUri: siblingSkillUri(skill.uri, newHandle) }, edits };
+  }
+
+  #indexSkill(skill: SkillFile): void {
+    if (skill.validHandle) addTo(this.#claimants, skill.slug, skill.uri);
+    for (const mention of skill.mentions) addTo(this.#mentioners, mention.slug, skill.uri);
+  }
+
+  #unindexSkill(skill: SkillFile): void {
+    if (skill.validHandle) removeFrom(this.#claimants, skill.slug, skill.uri);
+    for (const mention of skill.mentions) removeFrom(this.#mentioners, mention.slug, skill.uri);
+  }
+
+  #indexConfig(config: ConfigFile): void {
+    for (const tool of config.tools) {
+      const key = slugKey(tool.slug);
+      const list = this.#declaredTools.get(key) ?? [];
+      list.push(tool);
+      list.sort((a, b) => (a.origin.kind === "config" && b.origin.kind === "config" ? a.origin.uri.localeCompare(b.origin.uri) : 0));
+      this.#declaredTools.set(key, list);
+    }
+    for (const mention of config.mentions) addTo(this.#mentioners, mention.slug, config.uri);
+  }
+
+  #unindexConfig(config: ConfigFile): void {
+    for (const tool of config.tools) {
+      const key = slugKey(tool.slug);
+      const rest = (this.#declaredTools.get(key) ?? []).filter((declared) => declared.origin.kind !== "config" || declared.origin.uri !== config.uri);
+      if (rest.length > 0) this.#declaredTools.set(key, rest);
+      else this.#declaredTools.delete(key);
+    }
+    for (const mention of config.mentions) removeFrom(this.#mentioners, mention.slug, config.uri);
+  }
+
+  /** Everything whose diagnostics depend on what a slug names: its mentioners, its claimants, and the configs. */
+  #addDependents(slug: string, into: Set<string>): void {
+    for (const uri of this.#mentioners.get(slug) ?? []) into.add(uri);
+    for (const uri of this.#claimants.get(slug) ?? []) into.add(uri);
+    if (this.#declaredTools.has(slug) || BUILTIN_BY_SLUG.has(slug)) for (const uri of this.#configs.keys()) into.add(uri);
+  }
+
+  #invalidate(affected: Set<string>): Set<string> {
+    this.#generation++;
+    for (const uri of affected) this.#diagnostics.delete(uri);
+    return affected;
+  }
+
+  #diagnoseSkill(skill: SkillFile): CoreDiagnostic[] {
+    const diagnostics: CoreDiagnostic[] = [...skill.problems];
+    const head = skill.lines.rangeOf(0, 0);
+    if (skill.validHandle) {
+      const tool = this.tool(skill.slug);
+      if (tool) {
+        diagnostics.push({
+          range: head,
+          severity: "error",
+          code: DiagnosticCodes.toolCollision,
+          message: `@${skill.slug} is taken by ${this.describeHolder(skill.slug)}: skills and tools share one namespace. Rename this skill.`,
+          related: tool.origin.kind === "config" ? [{ uri: tool.origin.uri, range: tool.origin.range, message: `the tool ${tool.name}` }] : [],
+          fix: { kind: "rename-skill", reason: "tool" },
+        });
+      }
+      const others = this.claimants(skill.slug).filter((other) => other.uri !== skill.uri);
+      if (others.length > 0) {
+        diagnostics.push({
+          range: head,
+          severity: "error",
+          code: DiagnosticCodes.duplicateHandle,
+          message: `@${skill.slug} is claimed by ${others.length + 1} skills: every handle must be unique. Rename one of them.`,
+          related: others.map((other) => ({ uri: other.uri, range: other.lines.rangeOf(0, 0), message: `also @${skill.slug}` })),
+          fix: { kind: "rename-skill", reason: "duplicate" },
+        });
+      }
+    }
+    for (const mention of skill.mentions) diagnostics.push(...this.#diagnoseMention(mention));
+    return diagnostics;
+  }
+
+  #diagnoseMention(mention: Mention | ConfigMention): CoreDiagnostic[] {
+    const target = this.resolve(mention.slug);
+    if (!target) {
+      return [
+        {
+          range: mention.range,
+          severity: "error",
+          code: DiagnosticCodes.unknownMention,
+          message: `@${mention.written} — unknown: no skill or tool has this handle.`,
+          fix: { kind: "unknown-mention", slug: mention.slug },
+        },
+      ];
+    }
+    const found: CoreDiagnostic[] = [];
+    if (target.kind === "skill" && !target.skill.enabled) {
+      found.push({
+        range: mention.range,
+        severity: "warning",
+        code: DiagnosticCodes.disabledMention,
+        message: `@${mention.slug} is disabled: it is inert and binds nothing. Enable it (enabled: true) or remove the mention.`,
+        related: [{ uri: target.skill.uri, range: target.skill.lines.rangeOf(0, 0), message: "the disabled skill" }],
+      });
+    }
+    if (mention.written !== mention.slug) {
+      found.push({
+        range: mention.range,
+        severity: "warning",
+        code: DiagnosticCodes.mentionCase,
+        message: `Write @${mention.slug} in lower case: handles are lower-case.`,
+        fix: { kind: "normalise-case", slug: mention.slug },
+      });
+    }
+    return found;
+  }
+
+  #diagnoseConfig(config: ConfigFile): CoreDiagnostic[] {
+    const diagnostics: CoreDiagnostic[] = [...config.problems];
+    for (const tool of config.tools) {
+      if (tool.origin.kind !== "config") continue;
+      const key = slugKey(tool.slug);
+      const related: RelatedInformation[] = [];
+      let holder: string | undefined;
+      if (BUILTIN_BY_SLUG.has(key)) holder = `the built-in tool ${BUILTIN_BY_SLUG.get(key)?.name ?? key}`;
+      const declared = (this.#declaredTools.get(key) ?? []).filter((other) => other !== tool);
+      for (const other of declared) if (other.origin.kind === "config") related.push({ uri: other.origin.uri, range: other.origin.range, message: `also declares @${key}` });
+      if (!holder && declared.length > 0) holder = "another tool declaration";
+      const skills = this.claimants(key);
+      for (const skill of skills) related.push({ uri: skill.uri, range: skill.lines.rangeOf(0, 0), message: `the skill @${key}` });
+      if (!holder && skills.length > 0) holder = "a skill";
+      if (holder) {
+        diagnostics.push({ range: tool.origin.range, severity: "error", code: DiagnosticCodes.toolCollision, message: `@${key} is taken by ${holder}: skills and tools share one namespace.`, related });
+      }
+    }
+    for (const mention of config.mentions) {
+      if (mention.place === "text") {
+        diagnostics.push(...this.#diagnoseMention(mention));
+        continue;
+      }
+      const target = this.resolve(mention.slug);
+      if (!target || target.kind === "tool") {
+        diagnostics.push({
+          range: mention.range,
+          severity: "error",
+          code: DiagnosticCodes.configUnknownHandle,
+          message: target ? `@${mention.slug} is a tool: the menu selects skills (a tool is on the menu when it sets advertiseInMenu).` : `@${mention.written} — unknown: no skill has this handle.`,
+          fix: target ? undefined : { kind: "unknown-mention", slug: mention.slug },
+        });
+      } else if (!target.skill.enabled || !target.skill.advertised) {
+        diagnostics.push({
+          range: mention.range,
+          severity: "warning",
+          code: DiagnosticCodes.configUnknownHandle,
+          message: `@${mention.slug} is ${target.skill.enabled ? "not advertised" : "disabled"}, so the menu leaves it out.`,
+        });
+      }
+    }
+    return diagnostics;
+  }
+}
+
+function claimOf(skill: SkillFile | undefined): Claim {
+  if (!skill || !skill.validHandle) return { exists: false, slug: skill?.slug ?? "", enabled: false, advertised: false };
+  return { exists: true, slug: skill.slug, enabled: skill.enabled, advertised: skill.advertised };
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}

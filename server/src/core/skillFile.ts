@@ -1,0 +1,349 @@
+import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from "yaml";
+import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
+import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
+import { isValidHandle, titleFromHandle } from "./slug.js";
+import { LineMap, type Range } from "./text.js";
+
+/** The file-name suffix that makes a Markdown file a skill. */
+export const SKILL_SUFFIX = ".skill.md";
+
+/** Where a mention stands: the frontmatter's summary or the body. Both are references; only the body binds. */
+export type MentionPlace = "summary" | "body";
+
+export interface Mention extends MentionToken {
+  readonly place: MentionPlace;
+  readonly range: Range;
+}
+
+/** A frontmatter string list entry (an example request or a near miss) with where it stands. */
+export interface ListEntry {
+  readonly text: string;
+  readonly range: Range;
+}
+
+/** Everything the core knows about one `.skill.md` file, parsed once per version of its text. */
+export interface SkillFile {
+  readonly uri: string;
+  /** The handle as the file name spells it. */
+  readonly handle: string;
+  /** Lower-cased handle: the namespace key. */
+  readonly slug: string;
+  readonly validHandle: boolean;
+  readonly text: string;
+  readonly lines: LineMap;
+  readonly title: string;
+  readonly summary: string | undefined;
+  readonly summaryRange: Range | undefined;
+  readonly enabled: boolean;
+  readonly advertised: boolean;
+  readonly examples: readonly ListEntry[];
+  readonly nearMisses: readonly ListEntry[];
+  /** The frontmatter block including its fences; empty when the file has none. */
+  readonly frontmatterRange: Range | undefined;
+  readonly bodyStart: number;
+  readonly body: string;
+  readonly mentions: readonly Mention[];
+  /** The body's mentions, lower-cased, first seen first, deduplicated: the skill's requirements. */
+  readonly requirements: readonly string[];
+  /** Problems found in this file alone (frontmatter, malformed mentions, the file name). */
+  readonly problems: readonly CoreDiagnostic[];
+}
+
+/** The frontmatter keys the format knows, with the type each wants. */
+export const FRONTMATTER_KEYS = {
+  title: "string",
+  summary: "string",
+  enabled: "boolean",
+  advertised: "boolean",
+  examples: "string list",
+  "near-misses": "string list",
+} as const;
+
+type FrontmatterKey = keyof typeof FRONTMATTER_KEYS;
+
+/** Larger texts are not parsed: a skill is a page of prose, and a 10 MB file must not stall the editor. */
+export const MAX_SKILL_CHARS = 1_000_000;
+
+/** A summary is a menu entry: one to three lines. */
+const MAX_SUMMARY_LINES = 3;
+
+/** The handle a file's URI gives: its file name without `.skill.md`, percent-decoded. */
+export function handleFromUri(uri: string): string {
+  const path = uri.replace(/[?#].*$/, "");
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name);
+  } catch {
+    // A stray `%` in a file name: keep the raw name.
+  }
+  return decoded.toLowerCase().endsWith(SKILL_SUFFIX) ? decoded.slice(0, -SKILL_SUFFIX.length) : decoded;
+}
+
+export function isSkillUri(uri: string): boolean {
+  return uri.replace(/[?#].*$/, "").toLowerCase().endsWith(SKILL_SUFFIX);
+}
+
+/** The URI of a sibling skill file with another handle: what a rename moves the file to. */
+export function siblingSkillUri(uri: string, handle: string): string {
+  const slash = uri.lastIndexOf("/");
+  return `${uri.slice(0, slash + 1)}${encodeURIComponent(handle)}${SKILL_SUFFIX}`;
+}
+
+const FENCE = /^---[ \t]*(?:\r\n|\r|\n|$)/;
+const CLOSING_FENCE = /^(?:---|\.\.\.)[ \t]*$/m;
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] ?? 0;
+      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+/** The candidates closest to `word` by edit distance, nearest first, within a distance that still looks like a typo. */
+export function nearest(word: string, candidates: Iterable<string>, limit = 3): string[] {
+  const scored: { candidate: string; distance: number }[] = [];
+  const bound = Math.max(2, Math.floor(word.length / 3));
+  for (const candidate of candidates) {
+    if (Math.abs(candidate.length - word.length) > bound) continue;
+    const distance = editDistance(word, candidate);
+    if (distance <= bound) scored.push({ candidate, distance });
+  }
+  return scored
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, limit)
+    .map((entry) => entry.candidate);
+}
+
+/** Parses a `.skill.md` text. Never throws: every problem becomes a diagnostic with an exact range. */
+export function parseSkillFile(uri: string, text: string): SkillFile {
+  const lines = new LineMap(text);
+  const problems: CoreDiagnostic[] = [];
+  const handle = handleFromUri(uri);
+  const validHandle = isValidHandle(handle);
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const unreadable = unreadableReason(text);
+  if (unreadable) {
+    problems.push({ range: lines.rangeOf(0, 0), severity: "error", code: unreadable.code, message: unreadable.message });
+    if (!validHandle) problems.push(invalidHandleProblem(handle, lines));
+    return {
+      uri, handle, slug: handle.toLowerCase(), validHandle, text, lines, title: titleFromHandle(handle.toLowerCase()),
+      summary: undefined, summaryRange: undefined, enabled: true, advertised: false, examples: [], nearMisses: [],
+      frontmatterRange: undefined, bodyStart: 0, body: "", mentions: [], requirements: [], problems,
+    };
+  }
+
+  let title: string | undefined;
+  let summary: string | undefined;
+  let summaryRange: Range | undefined;
+  let summarySpan: [number, number] | undefined;
+  let enabled = true;
+  let advertised = true;
+  let examples: ListEntry[] = [];
+  let nearMisses: ListEntry[] = [];
+  let frontmatterRange: Range | undefined;
+  let bodyStart = start;
+
+  const opening = FENCE.exec(text.slice(start, start + 8));
+  if (opening) {
+    const contentStart = start + opening[0].length;
+    CLOSING_FENCE.lastIndex = 0;
+    const rest = text.slice(contentStart);
+    const closing = CLOSING_FENCE.exec(rest);
+    if (!closing) {
+      problems.push({
+        range: lines.rangeOf(start, start + 3),
+        severity: "error",
+        code: DiagnosticCodes.frontmatterUnclosed,
+        message: "The frontmatter is not closed: add a line with --- after its last key.",
+      });
+      bodyStart = contentStart;
+    } else {
+      const contentEnd = contentStart + closing.index;
+      let fenceEnd = contentEnd + closing[0].length;
+      if (text.charAt(fenceEnd) === "\r") fenceEnd++;
+      if (text.charAt(fenceEnd) === "\n") fenceEnd++;
+      bodyStart = fenceEnd;
+      frontmatterRange = lines.rangeOf(start, fenceEnd);
+      const parsed = parseFrontmatter(text.slice(contentStart, contentEnd), contentStart, lines, problems);
+      title = parsed.title;
+      summary = parsed.summary;
+      summarySpan = parsed.summarySpan;
+      enabled = parsed.enabled ?? true;
+      advertised = parsed.advertised ?? true;
+      examples = parsed.examples;
+      nearMisses = parsed.nearMisses;
+      if (summarySpan) summaryRange = lines.rangeOf(summarySpan[0], summarySpan[1]);
+    }
+  }
+
+  const mentions: Mention[] = [];
+  const collect = (from: number, to: number, place: MentionPlace) => {
+    const scan = scanMentions(text, from, to);
+    for (const token of scan.mentions) mentions.push({ ...token, place, range: lines.rangeOf(token.start, token.end) });
+    for (const bad of scan.malformed) {
+      problems.push({
+        range: lines.rangeOf(bad.start, bad.end),
+        severity: "warning",
+        code: DiagnosticCodes.malformedMention,
+        message: `${bad.text} is not a mention: a handle is lower-case letters and digits joined by single hyphens. Write \\@ for a literal @.`,
+      });
+    }
+  };
+  if (summarySpan) collect(summarySpan[0], summarySpan[1], "summary");
+  collect(bodyStart, text.length, "body");
+
+  if (!validHandle) problems.push(invalidHandleProblem(handle, lines));
+  if (advertised && enabled && (summary === undefined || summary.trim() === "")) {
+    problems.push({
+      range: frontmatterRange ? { start: frontmatterRange.start, end: lines.positionAt(start + 3) } : lines.rangeOf(0, 0),
+      severity: "warning",
+      code: DiagnosticCodes.missingSummary,
+      message: "This skill is advertised to the planner but has no summary: add `summary:` (the one to three lines the planner's menu shows), or set `advertised: false`.",
+    });
+  }
+
+  return {
+    uri,
+    handle,
+    slug: handle.toLowerCase(),
+    validHandle,
+    text,
+    lines,
+    title: title ?? titleFromHandle(handle.toLowerCase()),
+    summary,
+    summaryRange,
+    enabled,
+    advertised,
+    examples,
+    nearMisses,
+    frontmatterRange,
+    bodyStart,
+    body: text.slice(bodyStart),
+    mentions,
+    requirements: uniqueSlugs(mentions.filter((mention) => mention.place === "body")),
+    problems,
+  };
+}
+
+function invalidHandleProblem(handle: string, lines: LineMap): CoreDiagnostic {
+  return {
+    range: lines.rangeOf(0, 0),
+    severity: "error",
+    code: DiagnosticCodes.invalidHandle,
+    message:
+      handle.length === 0
+        ? "This skill has no handle: name the file <handle>.skill.md."
+        : `"${handle}" is not a valid handle (the file name is the handle): use lower-case letters and digits joined by single hyphens, at most 64 characters.`,
+    fix: { kind: "rename-skill", reason: "invalid" },
+  };
+}
+
+/** Why a text cannot be a skill: binary content (NUL bytes) or a size past the limit. */
+export function unreadableReason(text: string): { code: CoreDiagnostic["code"]; message: string } | undefined {
+  if (text.length > MAX_SKILL_CHARS) {
+    return { code: DiagnosticCodes.fileTooLarge, message: `This file has ${text.length.toLocaleString("en")} characters; a skill is read up to ${MAX_SKILL_CHARS.toLocaleString("en")}. Its mentions are ignored until it is shorter.` };
+  }
+  if (text.includes("\u0000")) {
+    return { code: DiagnosticCodes.binaryFile, message: "This file holds binary data (NUL bytes), not text: it is ignored as a skill." };
+  }
+  return undefined;
+}
+
+interface Frontmatter {
+  title?: string;
+  summary?: string;
+  summarySpan?: [number, number];
+  enabled?: boolean;
+  advertised?: boolean;
+  examples: ListEntry[];
+  nearMisses: ListEntry[];
+}
+
+function parseFrontmatter(source: string, base: number, lines: LineMap, problems: CoreDiagnostic[]): Frontmatter {
+  const result: Frontmatter = { examples: [], nearMisses: [] };
+  const document = parseDocument(source, { uniqueKeys: true, prettyErrors: false, strict: true });
+  const spanOf = (node: Node | null | undefined, fallback: [number, number]): [number, number] => {
+    const range = node?.range;
+    return range ? [base + range[0], base + range[1]] : [base + fallback[0], base + fallback[1]];
+  };
+  const report = (span: [number, number], code: CoreDiagnostic["code"], severity: CoreDiagnostic["severity"], message: string) =>
+    problems.push({ range: lines.rangeOf(span[0], Math.max(span[1], span[0])), severity, code, message });
+
+  for (const error of document.errors) {
+    report([base + error.pos[0], base + error.pos[1]], DiagnosticCodes.frontmatterSyntax, "error", `Frontmatter YAML: ${error.message.split("\n")[0] ?? error.message}`);
+  }
+  if (document.errors.length > 0) return result;
+  const contents = document.contents;
+  if (contents === null || (isScalar(contents) && contents.value === null)) return result;
+  if (!isMap(contents)) {
+    report(spanOf(contents, [0, source.length]), DiagnosticCodes.frontmatterType, "error", "The frontmatter must be `key: value` lines (title, summary, enabled, advertised).");
+    return result;
+  }
+
+  for (const pair of contents.items as Pair<Node, Node>[]) {
+    const keyNode = pair.key;
+    const key = isScalar(keyNode) ? String(keyNode.value) : undefined;
+    const keySpan = spanOf(keyNode, [0, 0]);
+    if (key === undefined || !(key in FRONTMATTER_KEYS)) {
+      const suggestion = key === undefined ? [] : nearest(key, Object.keys(FRONTMATTER_KEYS), 1);
+      report(
+        keySpan,
+        DiagnosticCodes.frontmatterUnknownKey,
+        "warning",
+        `Unknown frontmatter key "${key ?? "?"}"${suggestion[0] ? `: did you mean "${suggestion[0]}"?` : `. Known keys: ${Object.keys(FRONTMATTER_KEYS).join(", ")}.`}`,
+      );
+      continue;
+    }
+    const known = key as FrontmatterKey;
+    const valueNode = pair.value;
+    const valueSpan = valueNode ? spanOf(valueNode, [0, 0]) : keySpan;
+    const want = FRONTMATTER_KEYS[known];
+    const wrongType = () =>
+      report(valueSpan, DiagnosticCodes.frontmatterType, "error", `"${known}" must be a ${want}${want === "boolean" ? " (true or false)" : ""}.`);
+
+    if (want === "string list") {
+      if (!isSeq(valueNode)) {
+        wrongType();
+        continue;
+      }
+      const entries: ListEntry[] = [];
+      for (const item of valueNode.items as Node[]) {
+        if (isScalar(item) && typeof item.value === "string") {
+          const span = spanOf(item, [0, 0]);
+          entries.push({ text: item.value, range: lines.rangeOf(span[0], span[1]) });
+        } else {
+          report(spanOf(item, valueSpan.map((n) => n - base) as [number, number]), DiagnosticCodes.frontmatterType, "error", `Each entry of "${known}" must be a string (a request, in quotes if it has a colon).`);
+        }
+      }
+      if (known === "examples") result.examples = entries;
+      else result.nearMisses = entries;
+      continue;
+    }
+    const value = isScalar(valueNode) ? valueNode.value : undefined;
+    if (typeof value !== want) {
+      wrongType();
+      continue;
+    }
+    if (known === "title") result.title = value as string;
+    else if (known === "enabled") result.enabled = value as boolean;
+    else if (known === "advertised") result.advertised = value as boolean;
+    else if (known === "summary") {
+      const text = value as string;
+      result.summary = text.trim();
+      result.summarySpan = valueSpan;
+      const lineCount = text.trim().split(/\r?\n/).length;
+      if (lineCount > MAX_SUMMARY_LINES) {
+        report(valueSpan, DiagnosticCodes.longSummary, "warning", `A summary is a menu entry of one to three lines; this one has ${lineCount}. Move the detail into the body.`);
+      }
+    }
+  }
+  return result;
+}

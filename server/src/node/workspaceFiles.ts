@@ -1,0 +1,112 @@
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { URI } from "vscode-uri";
+import { CONFIG_FILE_NAME, MAX_SKILL_CHARS, SKILL_SUFFIX, type Namespace } from "../core/index.js";
+
+/** Folders never searched for skills. */
+const EXCLUDED_DIRECTORIES = new Set(["node_modules", ".git"]);
+
+/** Files past this size are not read whole: the core reports them as too large. */
+const MAX_READ_BYTES = MAX_SKILL_CHARS * 4;
+
+/** The canonical string form of a file URI, the same one VS Code gives, so a file has one key everywhere. */
+export function canonicalUri(uri: string): string {
+  return URI.parse(uri).toString();
+}
+
+export function uriFromPath(filePath: string): string {
+  return URI.file(path.resolve(filePath)).toString();
+}
+
+export function pathFromUri(uri: string): string {
+  return URI.parse(uri).fsPath;
+}
+
+/**
+ * Lists the skill files anywhere below a folder and the `skills.json` at its root. Skips `node_modules` and
+ * `.git`, follows symbolic links once (a link loop is visited one time), and skips what it cannot read.
+ */
+export async function findWorkspaceFiles(folder: string): Promise<string[]> {
+  const found: string[] = [];
+  const visited = new Set<string>();
+  const root = path.resolve(folder);
+  const rootConfig = path.join(root, CONFIG_FILE_NAME);
+  const pending = [root];
+  while (pending.length > 0) {
+    const directory = pending.pop() ?? root;
+    let real: string;
+    try {
+      real = await fs.realpath(directory);
+    } catch {
+      continue;
+    }
+    if (visited.has(real)) continue;
+    visited.add(real);
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await fs.readdir(directory, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const full = path.join(directory, entry.name);
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        const target = await fs.stat(full).catch(() => undefined);
+        isDirectory = target?.isDirectory() ?? false;
+        isFile = target?.isFile() ?? false;
+      }
+      if (isDirectory) {
+        if (!EXCLUDED_DIRECTORIES.has(entry.name)) pending.push(full);
+      } else if (isFile && (entry.name.toLowerCase().endsWith(SKILL_SUFFIX) || full === rootConfig)) {
+        found.push(full);
+      }
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * Reads a workspace file as text. A file too large to be a skill is cut past the limit (the core then reports
+ * it); undecodable bytes become U+FFFD rather than failing. Answers undefined for a file that cannot be read.
+ */
+export async function readWorkspaceFile(filePath: string): Promise<string | undefined> {
+  let handle: import("node:fs/promises").FileHandle | undefined;
+  try {
+    handle = await fs.open(filePath, "r");
+    const { size } = await handle.stat();
+    const length = Math.min(size, MAX_READ_BYTES + 1);
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(buffer.subarray(0, bytesRead));
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Reads every skill and `skills.json` in the folders into the namespace. Answers the number of files read. */
+export async function loadFolders(
+  namespace: Namespace,
+  folders: readonly string[],
+  onProgress?: (done: number, total: number) => void,
+  isCancelled?: () => boolean,
+): Promise<number> {
+  const files = (await Promise.all(folders.map(findWorkspaceFiles))).flat();
+  let done = 0;
+  const batch = 64;
+  for (let i = 0; i < files.length; i += batch) {
+    if (isCancelled?.()) break;
+    const slice = files.slice(i, i + batch);
+    const texts = await Promise.all(slice.map(readWorkspaceFile));
+    slice.forEach((file, index) => {
+      const text = texts[index];
+      if (text !== undefined) namespace.set(uriFromPath(file), text);
+    });
+    done += slice.length;
+    onProgress?.(done, files.length);
+  }
+  return done;
+}
