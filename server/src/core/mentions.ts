@@ -25,12 +25,17 @@ export interface MentionScan {
 }
 
 const SLUG_SHAPE = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
-const WORD_CHAR = /[\p{L}\p{N}_]/u;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
 
 function isSlugChar(code: number): boolean {
   return (
     (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 45
   );
+}
+
+/** True when the code point at `at` is a word character (an astral letter is tested whole, not by its surrogates). */
+function isWordCharAt(text: string, at: number): boolean {
+  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(at) ?? 0));
 }
 
 /** True when the character before `@` glues it to a word (an e-mail address), escapes it, or doubles it. */
@@ -58,13 +63,12 @@ export function scanMentions(text: string, from = 0, to = text.length): MentionS
     while (end < to && isSlugChar(text.charCodeAt(end))) end++;
     if (end > at + 1 && !isGlued(text, at)) {
       const written = text.slice(at + 1, end);
-      const next = end < to ? text.charAt(end) : "";
-      const gluedAfter = next !== "" && WORD_CHAR.test(next);
+      const gluedAfter = end < to && isWordCharAt(text, end);
       if (!gluedAfter && written.length <= MAX_HANDLE_LENGTH && SLUG_SHAPE.test(written)) {
         mentions.push({ written, slug: written.toLowerCase(), start: at, end });
       } else {
         let stop = end;
-        while (stop < to && WORD_CHAR.test(text.charAt(stop))) stop++;
+        while (stop < to && isWordCharAt(text, stop)) stop = Math.min(to, stop + ((text.codePointAt(stop) ?? 0) > 0xffff ? 2 : 1));
         malformed.push({ text: text.slice(at, stop), start: at, end: stop });
       }
     }

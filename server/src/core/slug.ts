@@ -37,7 +37,9 @@ export function kebabCase(title: string): string {
   const plain = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   let slug = plain.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
   if (slug.length > MAX_HANDLE_LENGTH) {
-    slug = slug.slice(0, MAX_HANDLE_LENGTH).replace(/-+[a-z0-9]*$/, "") || slug.slice(0, MAX_HANDLE_LENGTH);
+    // A cut right before a hyphen already ends on a whole word; otherwise drop the word it cuts in two.
+    const head = slug.slice(0, MAX_HANDLE_LENGTH);
+    slug = slug.charAt(MAX_HANDLE_LENGTH) === "-" ? head : head.replace(/-+[a-z0-9]*$/, "") || head;
     slug = slug.replace(/-+$/, "");
   }
   return slug.length > 0 ? slug : "skill";

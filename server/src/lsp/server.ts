@@ -1,1 +1,356 @@
-export function startServer(): void {}
+import * as path from "node:path";
+import {
+  CodeLensRefreshRequest,
+  DidChangeWatchedFilesNotification,
+  DocumentDiagnosticReportKind,
+  ErrorCodes,
+  FileChangeType,
+  LSPErrorCodes,
+  ProposedFeatures,
+  ResponseError,
+  SemanticTokensRefreshRequest,
+  TextDocumentSyncKind,
+  TextDocuments,
+  createConnection,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+  type WorkspaceDocumentDiagnosticReport,
+} from "vscode-languageserver/node.js";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import {
+  AlignmentRequest,
+  CreateBuiltinsRequest,
+  ExpandRequest,
+  MintRequest,
+  NamespaceStatusNotification,
+  NewSkillRequest,
+  SkillAtRequest,
+  TOKEN_MODIFIERS,
+  TOKEN_TYPES,
+  ToolDescriptionRequest,
+} from "../../../shared/protocol.js";
+import { CONFIG_FILE_NAME, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
+import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile } from "../node/workspaceFiles.js";
+import { complete, resolveCompletion } from "../service/completion.js";
+import { quickFixes } from "../service/codeActions.js";
+import { toLspDiagnostic } from "../service/diagnostics.js";
+import { fileOf } from "../service/lookup.js";
+import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
+import { prepareRename, rename, willRenameFiles } from "../service/rename.js";
+import * as requests from "../service/requests.js";
+import { semanticTokens } from "../service/semanticTokens.js";
+
+/** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
+const REFRESH_DELAY_MS = 40;
+
+/** Turns a refusal into the error a client shows to the user. */
+function refusalError(refusal: Refusal): ResponseError<void> {
+  return new ResponseError(ErrorCodes.InvalidRequest, refusal.refused);
+}
+
+/**
+ * The language server: the only code that knows the connection. Each handler finds the file, returns early
+ * when it is not one of ours, and delegates to the service over the core namespace.
+ */
+export class SkillServer {
+  readonly #connection: Connection;
+  readonly #documents = new TextDocuments(TextDocument);
+  readonly #namespace = new Namespace();
+  #folders: string[] = [];
+  #pullDiagnostics = false;
+  #diagnosticRefresh = false;
+  #semanticRefresh = false;
+  #codeLensRefresh = false;
+  #watchRegistration = false;
+  #folderEvents = false;
+  #indexing = false;
+  #pendingRefresh: NodeJS.Timeout | undefined;
+  #pendingPush = new Set<string>();
+  readonly #resultIds = new Map<string, string>();
+  #nextResultId = 0;
+  #countTokens: requests.TokenCounter;
+
+  constructor(connection: Connection) {
+    this.#connection = connection;
+  }
+
+  get namespace(): Namespace {
+    return this.#namespace;
+  }
+
+  /** Lets the planner supply the loaded model's tokenizer for exact token counts. */
+  setTokenCounter(counter: requests.TokenCounter): void {
+    this.#countTokens = counter;
+    this.#scheduleRefresh(new Set());
+  }
+
+  listen(): void {
+    const connection = this.#connection;
+    connection.onInitialize((params) => this.#initialize(params));
+    connection.onInitialized(() => void this.#initialized());
+    connection.onDidChangeWatchedFiles((params) => {
+      for (const change of params.changes) void this.#onDiskChange(canonicalUri(change.uri), change.type);
+    });
+
+    this.#documents.onDidChangeContent((event) => this.#update(canonicalUri(event.document.uri), event.document.getText()));
+    this.#documents.onDidClose((event) => void this.#onClose(canonicalUri(event.document.uri)));
+
+    connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => complete(this.#namespace, file, params.position)));
+    connection.onCompletionResolve((item) => resolveCompletion(this.#namespace, item));
+    connection.onHover((params) => this.#withFile(params.textDocument.uri, (file) => hover(this.#namespace, file, params.position)));
+    connection.onDefinition((params) => this.#withFile(params.textDocument.uri, (file) => definition(this.#namespace, file, params.position)));
+    connection.onReferences((params, token) =>
+      this.#withFile(params.textDocument.uri, (file) => references(this.#namespace, file, params.position, params.context.includeDeclaration, () => token.isCancellationRequested)),
+    );
+    connection.onDocumentSymbol((params) => this.#withFile(params.textDocument.uri, (file) => documentSymbols(this.#namespace, file)));
+    connection.onWorkspaceSymbol((params, token) => workspaceSymbols(this.#namespace, params.query, () => token.isCancellationRequested));
+    connection.onCodeLens((params) => this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file)) ?? []);
+    connection.onCodeAction((params) => this.#withFile(params.textDocument.uri, (file) => quickFixes(this.#namespace, file, params.context.diagnostics, this.#versionOf)));
+    connection.languages.semanticTokens.on((params) => ({ data: this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file)) ?? [] }));
+    connection.languages.semanticTokens.onRange((params) => ({ data: this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file, params.range)) ?? [] }));
+
+    connection.onPrepareRename((params) =>
+      this.#withFile(params.textDocument.uri, (file) => {
+        const prepared = prepareRename(this.#namespace, file, params.position);
+        if (isRefusal(prepared)) throw refusalError(prepared);
+        return prepared;
+      }),
+    );
+    connection.onRenameRequest((params) =>
+      this.#withFile(params.textDocument.uri, (file) => {
+        const prepared = prepareRename(this.#namespace, file, params.position);
+        if (isRefusal(prepared)) throw refusalError(prepared);
+        const edit = rename(this.#namespace, prepared.placeholder, params.newName, this.#versionOf);
+        if (isRefusal(edit)) throw refusalError(edit);
+        return edit;
+      }),
+    );
+    connection.workspace.onWillRenameFiles((params) => {
+      const files = params.files.map((file) => ({ oldUri: canonicalUri(file.oldUri), newUri: canonicalUri(file.newUri) }));
+      const edit = willRenameFiles(this.#namespace, files, this.#versionOf);
+      if (isRefusal(edit)) {
+        void connection.window.showWarningMessage(edit.refused);
+        return null;
+      }
+      return edit;
+    });
+    connection.workspace.onDidRenameFiles((params) => {
+      for (const file of params.files) {
+        void this.#onDiskChange(canonicalUri(file.oldUri), FileChangeType.Deleted);
+        void this.#onDiskChange(canonicalUri(file.newUri), FileChangeType.Created);
+      }
+    });
+    connection.workspace.onDidCreateFiles((params) => params.files.forEach((file) => void this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Created)));
+    connection.workspace.onDidDeleteFiles((params) => params.files.forEach((file) => void this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Deleted)));
+
+    connection.languages.diagnostics.on((params) => {
+      const uri = canonicalUri(params.textDocument.uri);
+      if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+      const resultId = this.#resultIdOf(uri);
+      if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#namespace.diagnose(uri).map(toLspDiagnostic) };
+    });
+    connection.languages.diagnostics.onWorkspace(async (params, token) => {
+      const previous = new Map(params.previousResultIds.map((entry) => [canonicalUri(entry.uri), entry.value]));
+      const items: WorkspaceDocumentDiagnosticReport[] = [];
+      const uris = [...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri)];
+      for (let i = 0; i < uris.length; i++) {
+        const uri = uris[i] ?? "";
+        if (i % 1000 === 999) {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, "Cancelled.");
+        }
+        const resultId = this.#resultIdOf(uri);
+        const version = this.#documents.get(uri)?.version ?? null;
+        if (previous.get(uri) === resultId) items.push({ kind: DocumentDiagnosticReportKind.Unchanged, uri, resultId, version });
+        else items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#namespace.diagnose(uri).map(toLspDiagnostic) });
+      }
+      return { items };
+    });
+
+    connection.onRequest(ExpandRequest, (params) => requests.expandHandles(this.#namespace, params.handles));
+    connection.onRequest(AlignmentRequest, () => requests.alignment(this.#namespace, this.#countTokens));
+    connection.onRequest(MintRequest, (params) => requests.mint(this.#namespace, params.title, params.currentUri && canonicalUri(params.currentUri)));
+    connection.onRequest(NewSkillRequest, (params) => requests.newSkill(this.#namespace, params.title, canonicalUri(params.folderUri)));
+    connection.onRequest(CreateBuiltinsRequest, (params) => requests.createBuiltins(this.#namespace, canonicalUri(params.folderUri)));
+    connection.onRequest(ToolDescriptionRequest, (params) => {
+      const description = requests.toolDescription(this.#namespace, params.slug);
+      if (description === undefined) throw new ResponseError(ErrorCodes.InvalidParams, `No tool is named @${params.slug}.`);
+      return description;
+    });
+    connection.onRequest(SkillAtRequest, (params) => requests.skillAt(this.#namespace, canonicalUri(params.uri)));
+
+    this.#documents.listen(connection);
+    connection.listen();
+  }
+
+  #initialize(params: InitializeParams): InitializeResult {
+    const capabilities = params.capabilities;
+    this.#pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
+    this.#diagnosticRefresh = capabilities.workspace?.diagnostics?.refreshSupport === true;
+    this.#semanticRefresh = capabilities.workspace?.semanticTokens?.refreshSupport === true;
+    this.#codeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
+    this.#folderEvents = capabilities.workspace?.workspaceFolders === true;
+    this.#watchRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
+    this.#folders = folders;
+    const skillFiles = [{ scheme: "file", pattern: { glob: "**/*.skill.md", options: { ignoreCase: true } } }];
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: ["@"], resolveProvider: true },
+        hoverProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
+        codeLensProvider: { resolveProvider: false },
+        codeActionProvider: { codeActionKinds: ["quickfix"] },
+        renameProvider: { prepareProvider: true },
+        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true, range: true },
+        diagnosticProvider: { identifier: "skill", interFileDependencies: true, workspaceDiagnostics: true },
+        workspace: {
+          workspaceFolders: { supported: true, changeNotifications: true },
+          fileOperations: {
+            willRename: { filters: skillFiles },
+            didRename: { filters: skillFiles },
+            didCreate: { filters: skillFiles },
+            didDelete: { filters: skillFiles },
+          },
+        },
+      },
+      serverInfo: { name: "skill-lsp", version: "0.1.0" },
+    };
+  }
+
+  async #initialized(): Promise<void> {
+    if (this.#folderEvents) {
+      this.#connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        for (const removed of event.removed) this.#removeFolder(pathFromUri(removed.uri));
+        void this.#loadFolders(event.added.map((folder) => pathFromUri(folder.uri)));
+      });
+    }
+    if (this.#watchRegistration) {
+      await this.#connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: "**/*.skill.md" }, { globPattern: `**/${CONFIG_FILE_NAME}` }],
+      });
+    }
+    await this.#loadFolders(this.#folders);
+  }
+
+  async #loadFolders(folders: readonly string[]): Promise<void> {
+    if (folders.length === 0) return;
+    this.#folders = [...new Set([...this.#folders, ...folders])];
+    this.#indexing = true;
+    const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
+    progress?.begin("Indexing skills", 0, undefined, true);
+    const started = Date.now();
+    await loadFolders(
+      this.#namespace,
+      folders,
+      (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
+      () => progress?.token.isCancellationRequested ?? false,
+      (uri) => !this.#documents.get(uri) && this.#isWorkspaceFile(uri),
+    );
+    progress?.done();
+    this.#indexing = false;
+    this.#connection.console.info(`Indexed ${this.#namespace.skillCount} skills in ${Date.now() - started} ms.`);
+    this.#resultIds.clear();
+    this.#afterChange(new Set([...this.#namespace.skills()].map((skill) => skill.uri)), true);
+  }
+
+  #removeFolder(folder: string): void {
+    this.#folders = this.#folders.filter((known) => known !== folder);
+    const affected = new Set<string>();
+    for (const skill of [...this.#namespace.skills()]) {
+      if (pathFromUri(skill.uri).startsWith(folder + path.sep)) for (const uri of this.#namespace.remove(skill.uri)) affected.add(uri);
+    }
+    this.#afterChange(affected, true);
+  }
+
+  /** True for a skill file anywhere, or a `skills.json` at the root of a workspace folder. */
+  #isWorkspaceFile(uri: string): boolean {
+    if (isSkillUri(uri)) return true;
+    if (!uri.endsWith(`/${CONFIG_FILE_NAME}`)) return false;
+    const folder = path.dirname(pathFromUri(uri));
+    return this.#folders.includes(folder);
+  }
+
+  #update(uri: string, text: string): void {
+    if (!this.#isWorkspaceFile(uri)) return;
+    const affected = this.#namespace.set(uri, text);
+    this.#afterChange(affected, [...affected].some((other) => other !== uri));
+  }
+
+  async #onClose(uri: string): Promise<void> {
+    // The editor's text no longer wins: the disk's does, or the file is gone.
+    await this.#onDiskChange(uri, FileChangeType.Changed);
+  }
+
+  async #onDiskChange(uri: string, type: FileChangeType): Promise<void> {
+    if (!this.#isWorkspaceFile(uri) || this.#documents.get(uri)) return;
+    const text = type === FileChangeType.Deleted ? undefined : await readWorkspaceFile(pathFromUri(uri));
+    if (this.#documents.get(uri)) return;
+    const affected = text === undefined ? this.#namespace.remove(uri) : this.#namespace.set(uri, text);
+    if (text === undefined) affected.add(uri);
+    this.#afterChange(affected, true);
+  }
+
+  /** After a change: new result ids for what it affected, pushed or refreshed diagnostics, a status update. */
+  #afterChange(affected: Set<string>, othersChanged: boolean): void {
+    for (const uri of affected) {
+      this.#resultIds.delete(uri);
+      this.#pendingPush.add(uri);
+    }
+    if (othersChanged || !this.#pullDiagnostics) this.#scheduleRefresh(affected);
+  }
+
+  #scheduleRefresh(_affected: Set<string>): void {
+    if (this.#pendingRefresh) return;
+    this.#pendingRefresh = setTimeout(() => {
+      this.#pendingRefresh = undefined;
+      this.#flush();
+    }, REFRESH_DELAY_MS);
+  }
+
+  #flush(): void {
+    const connection = this.#connection;
+    if (this.#pullDiagnostics) {
+      if (this.#diagnosticRefresh) connection.languages.diagnostics.refresh();
+    } else {
+      for (const uri of this.#pendingPush) {
+        const diagnostics = this.#namespace.has(uri) ? this.#namespace.diagnose(uri).map(toLspDiagnostic) : [];
+        void connection.sendDiagnostics({ uri, diagnostics, version: this.#documents.get(uri)?.version });
+      }
+    }
+    this.#pendingPush.clear();
+    if (this.#semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
+    if (this.#codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    void connection.sendNotification(NamespaceStatusNotification, requests.status(this.#namespace, this.#countTokens, this.#indexing));
+  }
+
+  #resultIdOf(uri: string): string {
+    let id = this.#resultIds.get(uri);
+    if (id === undefined) {
+      id = String(++this.#nextResultId);
+      this.#resultIds.set(uri, id);
+    }
+    return id;
+  }
+
+  readonly #versionOf = (uri: string): number | null => this.#documents.get(uri)?.version ?? null;
+
+  #withFile<T>(rawUri: string, handler: (file: NonNullable<ReturnType<typeof fileOf>>) => T): T | null {
+    const file = fileOf(this.#namespace, canonicalUri(rawUri));
+    return file ? handler(file) : null;
+  }
+}
+
+/** Starts the server on the transport named on the command line (`--stdio`, `--node-ipc`, `--socket=N`). */
+export function startServer(): SkillServer {
+  const connection = createConnection(ProposedFeatures.all);
+  const server = new SkillServer(connection);
+  server.listen();
+  return server;
+}

@@ -93,6 +93,7 @@ export async function loadFolders(
   folders: readonly string[],
   onProgress?: (done: number, total: number) => void,
   isCancelled?: () => boolean,
+  shouldRead: (uri: string) => boolean = () => true,
 ): Promise<number> {
   const files = (await Promise.all(folders.map(findWorkspaceFiles))).flat();
   let done = 0;
@@ -103,7 +104,8 @@ export async function loadFolders(
     const texts = await Promise.all(slice.map(readWorkspaceFile));
     slice.forEach((file, index) => {
       const text = texts[index];
-      if (text !== undefined) namespace.set(uriFromPath(file), text);
+      const uri = uriFromPath(file);
+      if (text !== undefined && shouldRead(uri)) namespace.set(uri, text);
     });
     done += slice.length;
     onProgress?.(done, files.length);

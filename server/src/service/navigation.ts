@@ -1,0 +1,146 @@
+import {
+  CodeLens,
+  MarkupKind,
+  SymbolKind,
+  type DocumentSymbol,
+  type Hover,
+  type Location,
+  type SymbolInformation,
+} from "vscode-languageserver-types";
+import { ClientCommands, TOOL_SCHEME } from "../../../shared/protocol.js";
+import { CONFIG_FILE_NAME, toolSignature, type Namespace, type Position, type Range, type SkillFile, type ToolSpec } from "../core/index.js";
+import { bindsLine } from "./completion.js";
+import { fileOf, mentionAt, subjectAt, type WorkspaceFile } from "./lookup.js";
+
+const FILE_START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/** Every mention of the slug at a position, across the workspace; with the declaration, the skill's file too. */
+export function references(namespace: Namespace, file: WorkspaceFile, position: Position, includeDeclaration: boolean, isCancelled: () => boolean = () => false): Location[] | null {
+  const subject = subjectAt(file, position);
+  if (!subject) return null;
+  const locations: Location[] = [];
+  if (includeDeclaration) for (const skill of namespace.claimants(subject.slug)) locations.push({ uri: skill.uri, range: FILE_START });
+  for (const uri of namespace.mentioners(subject.slug)) {
+    if (isCancelled()) return null;
+    const other = fileOf(namespace, uri);
+    if (!other) continue;
+    for (const mention of other.file.mentions) if (mention.slug === subject.slug) locations.push({ uri, range: mention.range });
+  }
+  return locations;
+}
+
+/** The URI of a built-in tool's read-only description. */
+export function toolDescriptionUri(tool: ToolSpec): string {
+  return `${TOOL_SCHEME}:/${tool.slug}.md`;
+}
+
+/** A skill mention goes to the skill's file; a tool mention to its entry in skills.json or its description. */
+export function definition(namespace: Namespace, file: WorkspaceFile, position: Position): Location[] | null {
+  const mention = mentionAt(file, position);
+  if (!mention) return null;
+  const target = namespace.resolve(mention.slug);
+  if (!target) return null;
+  if (target.kind === "tool") {
+    const origin = target.tool.origin;
+    return [origin.kind === "config" ? { uri: origin.uri, range: origin.range } : { uri: toolDescriptionUri(target.tool), range: FILE_START }];
+  }
+  return namespace.claimants(mention.slug).map((skill) => ({ uri: skill.uri, range: FILE_START }));
+}
+
+/** A built-in or declared tool, described in Markdown for its read-only page and hovers. */
+export function describeTool(tool: ToolSpec): string {
+  const properties = Object.entries(tool.parameters.properties);
+  const required = new Set(tool.parameters.required ?? []);
+  return [
+    `# @${tool.slug}`,
+    "",
+    `**Tool** \`${tool.name}\`${tool.origin.kind === "builtin" ? " (built in)" : ` (declared in ${CONFIG_FILE_NAME})`}`,
+    "",
+    tool.blurb,
+    "",
+    `\`${toolSignature(tool)}\``,
+    "",
+    ...(properties.length > 0 ? properties.map(([name, schema]) => `- \`${name}\`${required.has(name) ? "" : " (optional)"}: ${schema.description ?? schema.type}`) : ["No arguments."]),
+    "",
+    tool.advertiseInMenu ? "Advertised on the planner's menu." : "Not on the planner's menu: reachable through the skills that mention it.",
+  ].join("\n");
+}
+
+function describeSkill(namespace: Namespace, skill: SkillFile): string {
+  const mentioners = namespace.mentioners(skill.slug).filter((uri) => uri !== skill.uri).length;
+  return [
+    `**${skill.title}** · skill \`@${skill.slug}\``,
+    "",
+    skill.summary ?? "_No summary._",
+    "",
+    `${skill.enabled ? "Enabled" : "**Disabled** (inert: binds nothing)"} · ${skill.advertised ? "advertised on the planner's menu" : "not advertised"}`,
+    "",
+    skill.enabled ? bindsLine(namespace, skill.slug) : "",
+    "",
+    `Mentioned by ${mentioners} ${mentioners === 1 ? "file" : "files"}`,
+  ].join("\n");
+}
+
+export function hover(namespace: Namespace, file: WorkspaceFile, position: Position): Hover | null {
+  const mention = mentionAt(file, position);
+  if (!mention) return null;
+  const target = namespace.resolve(mention.slug);
+  const value = !target
+    ? `\`@${mention.slug}\` — unknown: no skill or tool has this handle.`
+    : target.kind === "tool"
+      ? describeTool(target.tool)
+      : describeSkill(namespace, target.skill);
+  return { contents: { kind: MarkupKind.Markdown, value }, range: mention.range };
+}
+
+/** The skill as the file's symbol, with its mentions as children. */
+export function documentSymbols(namespace: Namespace, file: WorkspaceFile): DocumentSymbol[] {
+  const children: DocumentSymbol[] = file.file.mentions.map((mention) => {
+    const target = namespace.resolve(mention.slug);
+    return {
+      name: `@${mention.slug}`,
+      detail: !target ? "unknown" : target.kind,
+      kind: target?.kind === "tool" ? SymbolKind.Function : SymbolKind.Module,
+      range: mention.range,
+      selectionRange: mention.range,
+    };
+  });
+  if (file.kind === "config") return children;
+  const skill = file.file;
+  const whole = skill.lines.rangeOf(0, skill.text.length);
+  return [{ name: `@${skill.slug}`, detail: skill.title, kind: SymbolKind.Module, range: whole, selectionRange: skill.frontmatterRange ?? FILE_START, children }];
+}
+
+/** Skills and tools whose slug or title holds the query's letters in order. */
+export function workspaceSymbols(namespace: Namespace, query: string, isCancelled: () => boolean = () => false): SymbolInformation[] {
+  const wanted = query.toLowerCase().replace(/^@/, "");
+  const matches = (text: string) => {
+    let index = 0;
+    for (let i = 0; i < text.length && index < wanted.length; i++) if (text[i] === wanted[index]) index++;
+    return index === wanted.length;
+  };
+  const symbols: SymbolInformation[] = [];
+  for (const skill of namespace.skills()) {
+    if (symbols.length % 512 === 0 && isCancelled()) return [];
+    if (matches(skill.slug) || matches(skill.title.toLowerCase())) {
+      symbols.push({ name: `@${skill.handle}`, kind: SymbolKind.Module, containerName: skill.title, location: { uri: skill.uri, range: FILE_START } });
+    }
+  }
+  for (const tool of namespace.tools()) {
+    if (matches(tool.slug) || matches(tool.name.toLowerCase())) {
+      const location = tool.origin.kind === "config" ? { uri: tool.origin.uri, range: tool.origin.range } : { uri: toolDescriptionUri(tool), range: FILE_START };
+      symbols.push({ name: `@${tool.slug}`, kind: SymbolKind.Function, containerName: tool.name, location });
+    }
+  }
+  return symbols;
+}
+
+/** "N references · binds check_notebook, …" on the first line of a skill file. */
+export function codeLenses(namespace: Namespace, file: WorkspaceFile): CodeLens[] {
+  if (file.kind !== "skill" || !file.file.validHandle) return [];
+  const skill = file.file;
+  const references = namespace.mentioners(skill.slug).reduce((count, uri) => count + (fileOf(namespace, uri)?.file.mentions.filter((mention) => mention.slug === skill.slug && uri !== skill.uri).length ?? 0), 0);
+  const tools = skill.enabled ? namespace.expand([skill.slug]).tools.map((tool) => tool.name) : [];
+  const title = `${references} ${references === 1 ? "reference" : "references"} · ${skill.enabled ? (tools.length > 0 ? `binds ${tools.join(", ")}` : "binds no tool") : "disabled"}`;
+  return [{ range: FILE_START, command: { title, command: ClientCommands.showReferences, arguments: [skill.uri, FILE_START.start] } }];
+}

@@ -1,0 +1,94 @@
+import type { WorkspaceEdit } from "vscode-languageserver-types";
+import type { AlignmentResult, CreateBuiltinsResult, ExpandResult, MintResult, NamespaceStatus, NewSkillResult, SkillAtResult } from "../../../shared/protocol.js";
+import { BUILTIN_SKILLS, composeSystemPrompt, kebabCase, siblingSkillUri, skillTemplate, tokenSize, type Namespace } from "../core/index.js";
+import { describeTool } from "./navigation.js";
+
+/** Counts tokens exactly when a model's tokenizer is loaded; undefined falls back to the `~` estimate. */
+export type TokenCounter = ((text: string) => number) | undefined;
+
+export function expandHandles(namespace: Namespace, handles: readonly string[]): ExpandResult {
+  const expansion = namespace.expand(handles.map((handle) => handle.replace(/^@/, "")));
+  return {
+    tools: expansion.tools.map((tool) => ({ slug: tool.slug, name: tool.name })),
+    skills: expansion.skills.map((skill) => skill.slug),
+    unresolved: expansion.unresolved,
+    disabled: expansion.disabled,
+  };
+}
+
+export function alignment(namespace: Namespace, countTokens: TokenCounter): AlignmentResult {
+  const prompt = composeSystemPrompt(namespace);
+  const size = tokenSize(prompt.text, countTokens);
+  return {
+    text: prompt.text,
+    tokens: size.tokens,
+    exact: size.exact,
+    label: size.label,
+    planning: prompt.planning,
+    menuSkills: prompt.menuSkills.map((skill) => skill.slug),
+    menuTools: prompt.menuTools.map((tool) => tool.slug),
+    entries: prompt.entries.map((entry) => ({ kind: entry.kind, handle: entry.handle, tokens: tokenSize(entry.text, countTokens).tokens })),
+  };
+}
+
+export function status(namespace: Namespace, countTokens: TokenCounter, indexing: boolean): NamespaceStatus {
+  const prompt = composeSystemPrompt(namespace);
+  return {
+    skills: namespace.skillCount,
+    tools: namespace.tools().length,
+    menuSkills: prompt.menuSkills.length,
+    menuLabel: tokenSize(prompt.text, countTokens).label,
+    planning: prompt.planning,
+    indexing,
+  };
+}
+
+export function mint(namespace: Namespace, title: string, currentUri?: string): MintResult {
+  const current = currentUri ? namespace.skill(currentUri)?.slug : undefined;
+  const handle = namespace.mint(title, current);
+  return { handle, suffixed: handle !== kebabCase(title) };
+}
+
+function folderChild(folderUri: string, handle: string): string {
+  return siblingSkillUri(`${folderUri.replace(/\/+$/, "")}/x`, handle);
+}
+
+function createFileEdit(uri: string, text: string): NonNullable<WorkspaceEdit["documentChanges"]> {
+  return [
+    { kind: "create", uri, options: { overwrite: false, ignoreIfExists: false } },
+    { textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: text }] },
+  ];
+}
+
+export function newSkill(namespace: Namespace, title: string, folderUri: string): NewSkillResult {
+  const handle = namespace.mint(title);
+  const uri = folderChild(folderUri, handle);
+  return { handle, uri, edit: { documentChanges: createFileEdit(uri, skillTemplate(title.trim() || handle)) } };
+}
+
+/** Writes the built-in skills whose handles are free; skips those the workspace already has. */
+export function createBuiltins(namespace: Namespace, folderUri: string): CreateBuiltinsResult {
+  const created: string[] = [];
+  const skipped: string[] = [];
+  const documentChanges: NonNullable<WorkspaceEdit["documentChanges"]> = [];
+  for (const builtin of BUILTIN_SKILLS) {
+    const uri = folderChild(folderUri, builtin.handle);
+    if (namespace.isTaken(builtin.handle) || namespace.has(uri)) {
+      skipped.push(builtin.handle);
+      continue;
+    }
+    created.push(builtin.handle);
+    documentChanges.push(...createFileEdit(uri, builtin.text));
+  }
+  return { created, skipped, edit: { documentChanges } };
+}
+
+export function toolDescription(namespace: Namespace, slug: string): string | undefined {
+  const tool = namespace.tool(slug.replace(/^@/, "").replace(/\.md$/, ""));
+  return tool ? describeTool(tool) : undefined;
+}
+
+export function skillAt(namespace: Namespace, uri: string): SkillAtResult | null {
+  const skill = namespace.skill(uri);
+  return skill ? { handle: skill.slug, title: skill.title, valid: skill.validHandle } : null;
+}
