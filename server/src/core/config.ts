@@ -73,7 +73,7 @@ export function parseConfigFile(uri: string, text: string): ConfigFile {
   const mentions: ConfigMention[] = [];
   const collectMentions = (node: Node, place: ConfigMention["place"]) => {
     if (node.type === "string") {
-      for (const token of scanMentions(text, node.offset + 1, node.offset + node.length - 1).mentions) {
+      for (const token of stringMentions(text, node)) {
         mentions.push({ ...token, place, range: lines.rangeOf(token.start, token.end) });
       }
     }
@@ -156,6 +156,38 @@ export function parseConfigFile(uri: string, text: string): ConfigFile {
     }
   }
   return { uri, text, lines, tools, alignment: { instructions, blurbs, menu }, mentions, problems };
+}
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+/**
+ * The mentions in a JSON string, found in its value (so the `@x` in `"line\n@x"` follows a line break, not the
+ * letter n) and placed on its source text, so a rename rewrites exactly the characters that spell them.
+ */
+function stringMentions(text: string, node: Node): MentionToken[] {
+  const rawEnd = node.offset + node.length - 1;
+  let value = "";
+  const sourceAt: number[] = [];
+  for (let i = node.offset + 1; i < rawEnd; ) {
+    const unit = i;
+    let decoded = text.charAt(i);
+    i++;
+    if (decoded === "\\" && i < rawEnd) {
+      const escape = text.charAt(i);
+      const hex = escape === "u" ? text.slice(i + 1, i + 5) : "";
+      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+        decoded = String.fromCharCode(parseInt(hex, 16));
+        i += 5;
+      } else {
+        decoded = JSON_ESCAPES[escape] ?? escape;
+        i++;
+      }
+    }
+    for (let k = 0; k < decoded.length; k++) sourceAt.push(unit);
+    value += decoded;
+  }
+  sourceAt.push(Math.max(node.offset + 1, rawEnd));
+  return scanMentions(value).mentions.map((token) => ({ ...token, start: sourceAt[token.start] ?? token.start, end: sourceAt[token.end] ?? token.end }));
 }
 
 function parseTool(

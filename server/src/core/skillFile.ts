@@ -150,6 +150,8 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
   let nearMisses: ListEntry[] = [];
   let frontmatterRange: Range | undefined;
   let bodyStart = start;
+  /** The frontmatter could not be read (unclosed, bad YAML, not a map) or its summary has the wrong type: no missing-summary on top. */
+  let summaryUnknown = false;
 
   const opening = FENCE.exec(text.slice(start, start + 8));
   if (opening) {
@@ -165,6 +167,7 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
         message: "The frontmatter is not closed: add a line with --- after its last key.",
       });
       bodyStart = contentStart;
+      summaryUnknown = true;
     } else {
       const contentEnd = contentStart + closing.index;
       let fenceEnd = contentEnd + closing[0].length;
@@ -180,6 +183,7 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
       advertised = parsed.advertised ?? true;
       examples = parsed.examples;
       nearMisses = parsed.nearMisses;
+      summaryUnknown = parsed.summaryUnknown;
       if (summarySpan) summaryRange = lines.rangeOf(summarySpan[0], summarySpan[1]);
     }
   }
@@ -201,7 +205,7 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
   collect(bodyStart, text.length, "body");
 
   if (!validHandle) problems.push(invalidHandleProblem(handle, lines));
-  if (advertised && enabled && (summary === undefined || summary.trim() === "")) {
+  if (advertised && enabled && !summaryUnknown && (summary === undefined || summary.trim() === "")) {
     problems.push({
       range: frontmatterRange ? { start: frontmatterRange.start, end: lines.positionAt(start + 3) } : lines.rangeOf(0, 0),
       severity: "warning",
@@ -265,27 +269,39 @@ interface Frontmatter {
   advertised?: boolean;
   examples: ListEntry[];
   nearMisses: ListEntry[];
+  summaryUnknown: boolean;
 }
 
 function parseFrontmatter(source: string, base: number, lines: LineMap, problems: CoreDiagnostic[]): Frontmatter {
-  const result: Frontmatter = { examples: [], nearMisses: [] };
+  const result: Frontmatter = { examples: [], nearMisses: [], summaryUnknown: false };
   const document = parseDocument(source, { uniqueKeys: true, prettyErrors: false, strict: true });
   const spanOf = (node: Node | null | undefined, fallback: [number, number]): [number, number] => {
     const range = node?.range;
-    return range ? [base + range[0], base + range[1]] : [base + fallback[0], base + fallback[1]];
+    if (!range) return [base + fallback[0], base + fallback[1]];
+    // A block value's range takes in its last line break: end the span on the value's last character.
+    let end = range[1];
+    while (end > range[0] && /\s/.test(source.charAt(end - 1))) end--;
+    return [base + range[0], base + end];
   };
   const report = (span: [number, number], code: CoreDiagnostic["code"], severity: CoreDiagnostic["severity"], message: string) =>
     problems.push({ range: lines.rangeOf(span[0], Math.max(span[1], span[0])), severity, code, message });
 
+  const contentEnd = source.trimEnd().length;
   for (const error of document.errors) {
-    report([base + error.pos[0], base + error.pos[1]], DiagnosticCodes.frontmatterSyntax, "error", `Frontmatter YAML: ${error.message.split("\n")[0] ?? error.message}`);
+    let [from, to] = error.pos;
+    if (from >= contentEnd) {
+      // An error at the end of the input (an unclosed quote or bracket): point at the YAML's last line, not at the fence after it.
+      to = contentEnd;
+      from = Math.min(to, source.lastIndexOf("\n", Math.max(0, contentEnd - 1)) + 1);
+    }
+    report([base + from, base + Math.min(to, source.length)], DiagnosticCodes.frontmatterSyntax, "error", `Frontmatter YAML: ${error.message.split("\n")[0] ?? error.message}`);
   }
-  if (document.errors.length > 0) return result;
+  if (document.errors.length > 0) return { ...result, summaryUnknown: true };
   const contents = document.contents;
   if (contents === null || (isScalar(contents) && contents.value === null)) return result;
   if (!isMap(contents)) {
     report(spanOf(contents, [0, source.length]), DiagnosticCodes.frontmatterType, "error", "The frontmatter must be `key: value` lines (title, summary, enabled, advertised).");
-    return result;
+    return { ...result, summaryUnknown: true };
   }
 
   for (const pair of contents.items as Pair<Node, Node>[]) {
@@ -304,7 +320,8 @@ function parseFrontmatter(source: string, base: number, lines: LineMap, problems
     }
     const known = key as FrontmatterKey;
     const valueNode = pair.value;
-    const valueSpan = valueNode ? spanOf(valueNode, [0, 0]) : keySpan;
+    // An empty value (`title:`) has an empty span at the line's end: point at its key instead.
+    const valueSpan = valueNode?.range && valueNode.range[1] > valueNode.range[0] ? spanOf(valueNode, [0, 0]) : keySpan;
     const want = FRONTMATTER_KEYS[known];
     const wrongType = () =>
       report(valueSpan, DiagnosticCodes.frontmatterType, "error", `"${known}" must be a ${want}${want === "boolean" ? " (true or false)" : ""}.`);
@@ -330,6 +347,7 @@ function parseFrontmatter(source: string, base: number, lines: LineMap, problems
     const value = isScalar(valueNode) ? valueNode.value : undefined;
     if (typeof value !== want) {
       wrongType();
+      if (known === "summary") result.summaryUnknown = true;
       continue;
     }
     if (known === "title") result.title = value as string;

@@ -65,7 +65,8 @@ export class SkillServer {
   #watchRegistration = false;
   #folderEvents = false;
   #indexing = false;
-  #pendingRefresh: NodeJS.Timeout | undefined;
+  #pendingFlush: NodeJS.Timeout | undefined;
+  #othersChanged = false;
   #pendingPush = new Set<string>();
   readonly #resultIds = new Map<string, string>();
   #nextResultId = 0;
@@ -82,7 +83,7 @@ export class SkillServer {
   /** Lets the planner supply the loaded model's tokenizer for exact token counts. */
   setTokenCounter(counter: requests.TokenCounter): void {
     this.#countTokens = counter;
-    this.#scheduleRefresh(new Set());
+    this.#scheduleFlush();
   }
 
   listen(): void {
@@ -303,30 +304,34 @@ export class SkillServer {
       this.#resultIds.delete(uri);
       this.#pendingPush.add(uri);
     }
-    if (othersChanged || !this.#pullDiagnostics) this.#scheduleRefresh(affected);
+    this.#othersChanged ||= othersChanged;
+    this.#scheduleFlush();
   }
 
-  #scheduleRefresh(_affected: Set<string>): void {
-    if (this.#pendingRefresh) return;
-    this.#pendingRefresh = setTimeout(() => {
-      this.#pendingRefresh = undefined;
+  #scheduleFlush(): void {
+    if (this.#pendingFlush) return;
+    this.#pendingFlush = setTimeout(() => {
+      this.#pendingFlush = undefined;
       this.#flush();
     }, REFRESH_DELAY_MS);
   }
 
   #flush(): void {
     const connection = this.#connection;
-    if (this.#pullDiagnostics) {
-      if (this.#diagnosticRefresh) connection.languages.diagnostics.refresh();
-    } else {
+    const othersChanged = this.#othersChanged;
+    this.#othersChanged = false;
+    if (!this.#pullDiagnostics) {
       for (const uri of this.#pendingPush) {
         const diagnostics = this.#namespace.has(uri) ? this.#namespace.diagnose(uri).map(toLspDiagnostic) : [];
         void connection.sendDiagnostics({ uri, diagnostics, version: this.#documents.get(uri)?.version });
       }
     }
     this.#pendingPush.clear();
-    if (this.#semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
-    if (this.#codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    if (othersChanged) {
+      if (this.#pullDiagnostics && this.#diagnosticRefresh) connection.languages.diagnostics.refresh();
+      if (this.#semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
+      if (this.#codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    }
     void connection.sendNotification(NamespaceStatusNotification, requests.status(this.#namespace, this.#countTokens, this.#indexing));
   }
 

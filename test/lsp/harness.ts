@@ -1,0 +1,190 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { URI } from "vscode-uri";
+import {
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ClientCapabilities,
+  type Diagnostic,
+  type ProtocolConnection,
+} from "vscode-languageserver-protocol/node.js";
+import { NamespaceStatusNotification, type NamespaceStatus } from "../../shared/protocol.js";
+
+export const REPO = path.resolve(__dirname, "../..");
+export const SERVER = path.join(REPO, "dist/server.js");
+
+/** Copies a fixture folder (default: examples/) into a fresh temporary workspace. */
+export function copyWorkspace(from = path.join(REPO, "examples")): string {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-"));
+  cpSync(from, folder, { recursive: true });
+  return folder;
+}
+
+export function uriOf(file: string): string {
+  return URI.file(file).toString();
+}
+
+export interface ClientOptions {
+  /** Pull diagnostics (textDocument/diagnostic) when true, push (publishDiagnostics) when false. */
+  readonly pull?: boolean;
+  readonly folders: readonly string[];
+}
+
+/** A real client over stdio against the built server: requests, notifications and what the server sent back. */
+export class TestClient {
+  readonly connection: ProtocolConnection;
+  readonly process: ChildProcessWithoutNullStreams;
+  readonly pushed = new Map<string, Diagnostic[]>();
+  readonly refreshes: string[] = [];
+  readonly messages: string[] = [];
+  status: NamespaceStatus | undefined;
+  readonly #versions = new Map<string, number>();
+  readonly #waiters: (() => void)[] = [];
+  #indexed!: Promise<void>;
+
+  private constructor(child: ChildProcessWithoutNullStreams) {
+    this.process = child;
+    this.connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const note = (what: string) => {
+      this.refreshes.push(what);
+      this.#wake();
+      return null;
+    };
+    this.connection.onRequest("window/workDoneProgress/create", () => null);
+    this.connection.onRequest("client/registerCapability", () => null);
+    this.connection.onRequest("workspace/diagnostic/refresh", () => note("diagnostics"));
+    this.connection.onRequest("workspace/semanticTokens/refresh", () => note("semanticTokens"));
+    this.connection.onRequest("workspace/codeLens/refresh", () => note("codeLens"));
+    this.connection.onNotification("$/progress", () => undefined);
+    this.connection.onNotification("window/logMessage", (params: { message: string }) => this.messages.push(params.message));
+    this.connection.onNotification("window/showMessage", (params: { message: string }) => this.messages.push(params.message));
+    this.connection.onRequest("window/showMessageRequest", (params: { message: string }) => {
+      this.messages.push(params.message);
+      return null;
+    });
+    this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+      this.pushed.set(params.uri, params.diagnostics);
+      this.#wake();
+    });
+    this.connection.onNotification(NamespaceStatusNotification, (status) => {
+      this.status = status;
+      this.#wake();
+    });
+    this.connection.listen();
+  }
+
+  static async start(options: ClientOptions): Promise<TestClient> {
+    const child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: "pipe" });
+    child.stderr.on("data", () => undefined);
+    const client = new TestClient(child);
+    const pull = options.pull ?? true;
+    const capabilities: ClientCapabilities = {
+      textDocument: {
+        ...(pull ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } } : {}),
+        publishDiagnostics: { relatedInformation: true },
+        completion: { completionItem: { snippetSupport: true, labelDetailsSupport: true } },
+        rename: { prepareSupport: true },
+        synchronization: { didSave: true },
+      },
+      workspace: {
+        workspaceFolders: true,
+        workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] },
+        diagnostics: { refreshSupport: true },
+        semanticTokens: { refreshSupport: true },
+        codeLens: { refreshSupport: true },
+        didChangeWatchedFiles: { dynamicRegistration: false },
+      },
+      window: { workDoneProgress: true },
+    };
+    await client.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities,
+      workspaceFolders: options.folders.map((folder) => ({ uri: uriOf(folder), name: path.basename(folder) })),
+    });
+    client.#indexed = client.waitFor(() => client.status !== undefined && !client.status.indexing, 20_000);
+    await client.connection.sendNotification(InitializedNotification.type, {});
+    await client.#indexed;
+    return client;
+  }
+
+  #wake(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter();
+  }
+
+  /** Resolves when the predicate holds, re-checking whenever the server sends something; rejects after the bound. */
+  async waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error("Timed out waiting for the server.");
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 100));
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async open(uri: string, text: string): Promise<void> {
+    this.#versions.set(uri, 1);
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: "skill", version: 1, text } });
+  }
+
+  /** Replaces the whole text of an open document (a full-range incremental change). */
+  async change(uri: string, text: string, range?: { start: { line: number; character: number }; end: { line: number; character: number } }): Promise<number> {
+    const version = (this.#versions.get(uri) ?? 0) + 1;
+    this.#versions.set(uri, version);
+    const contentChanges = range ? [{ range, text }] : [{ text }];
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges });
+    return version;
+  }
+
+  async close(uri: string): Promise<void> {
+    this.#versions.delete(uri);
+    await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  version(uri: string): number | undefined {
+    return this.#versions.get(uri);
+  }
+
+  async stop(): Promise<number | null> {
+    const exited = new Promise<number | null>((resolve) => this.process.once("exit", (code) => resolve(code)));
+    await this.connection.sendRequest(ShutdownRequest.type);
+    await this.connection.sendNotification(ExitNotification.type);
+    const code = await exited;
+    this.connection.dispose();
+    return code;
+  }
+}
+
+/** Retries an async check until it passes or the bound runs out: for effects the server applies after a debounce. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+export function removeWorkspace(folder: string): void {
+  rmSync(folder, { recursive: true, force: true });
+}
