@@ -89,10 +89,16 @@ describe("language server over stdio (pull diagnostics)", () => {
     const report = await client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
     assert.equal(report.items.length, 11);
     for (const item of report.items) assert.deepEqual(item.kind === "full" ? item.items : [], [], item.uri);
-    const again = await client.connection.sendRequest(WorkspaceDiagnosticRequest.type, {
+    // With every result current, the request is a long poll: it answers when a file changes.
+    const again = client.connection.sendRequest(WorkspaceDiagnosticRequest.type, {
       previousResultIds: report.items.map((item) => ({ uri: item.uri, value: item.resultId ?? "" })),
     });
-    assert.ok(again.items.every((item) => item.kind === "unchanged"));
+    const target = uri("skills/home/plan-trip.skill.md");
+    await client.open(target, "---\nsummary: Plan a trip.\n---\nUse @nowhere.\n");
+    const changed = await again;
+    assert.deepEqual(changed.items.map((item) => item.uri), [target]);
+    assert.deepEqual(codes(changed.items[0]?.kind === "full" ? changed.items[0].items : []), ["unknown-mention"]);
+    await client.change(target, readFileSync(file("skills/home/plan-trip.skill.md"), "utf8"));
   });
 
   it("completes the namespace after @, skills and tools told apart, never the skill itself", async () => {

@@ -67,6 +67,7 @@ export class SkillServer {
   #indexing = false;
   #pendingFlush: NodeJS.Timeout | undefined;
   #othersChanged = false;
+  readonly #changeWaiters: (() => void)[] = [];
   #pendingPush = new Set<string>();
   readonly #resultIds = new Map<string, string>();
   #nextResultId = 0;
@@ -154,20 +155,29 @@ export class SkillServer {
     });
     connection.languages.diagnostics.onWorkspace(async (params, token) => {
       const previous = new Map(params.previousResultIds.map((entry) => [canonicalUri(entry.uri), entry.value]));
-      const items: WorkspaceDocumentDiagnosticReport[] = [];
-      const uris = [...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri)];
-      for (let i = 0; i < uris.length; i++) {
-        const uri = uris[i] ?? "";
-        if (i % 1000 === 999) {
-          await new Promise((resolve) => setImmediate(resolve));
-          if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, "Cancelled.");
+      // A long poll: when the client already has every current result, answer once something changes.
+      for (;;) {
+        const items: WorkspaceDocumentDiagnosticReport[] = [];
+        const uris = [...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri)];
+        for (let i = 0; i < uris.length; i++) {
+          const uri = uris[i] ?? "";
+          if (i % 1000 === 999) {
+            await new Promise((resolve) => setImmediate(resolve));
+            if (token.isCancellationRequested) return { items: [] };
+          }
+          const resultId = this.#resultIdOf(uri);
+          if (previous.get(uri) === resultId) continue;
+          const version = this.#documents.get(uri)?.version ?? null;
+          items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#namespace.diagnose(uri).map(toLspDiagnostic) });
         }
-        const resultId = this.#resultIdOf(uri);
-        const version = this.#documents.get(uri)?.version ?? null;
-        if (previous.get(uri) === resultId) items.push({ kind: DocumentDiagnosticReportKind.Unchanged, uri, resultId, version });
-        else items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#namespace.diagnose(uri).map(toLspDiagnostic) });
+        for (const uri of previous.keys()) if (!this.#namespace.has(uri)) items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, items: [] });
+        if (items.length > 0 || previous.size === 0) return { items };
+        await new Promise<void>((resolve) => {
+          this.#changeWaiters.push(resolve);
+          token.onCancellationRequested(() => resolve());
+        });
+        if (token.isCancellationRequested) return { items: [] };
       }
-      return { items };
     });
 
     connection.onRequest(ExpandRequest, (params) => requests.expandHandles(this.#namespace, params.handles));
@@ -306,6 +316,7 @@ export class SkillServer {
     }
     this.#othersChanged ||= othersChanged;
     this.#scheduleFlush();
+    for (const wake of this.#changeWaiters.splice(0)) wake();
   }
 
   #scheduleFlush(): void {
