@@ -120,3 +120,11 @@ export interface NamespaceStatus {
 }
 /** Sent by the server after the namespace changes (debounced), for the status bar. */
 export const NamespaceStatusNotification = new NotificationType<NamespaceStatus>("skill/status");
+
+export interface RenameSkillParams {
+  /** Any position in the skill's own file is fine: the file names the skill. */
+  readonly uri: string;
+  readonly newName: string;
+}
+/** The same cascade as F2, for the skill a file defines: every `@old` → `@new`, and the file's new name. */
+export const RenameSkillRequest = new RequestType<RenameSkillParams, WorkspaceEdit, void>("skill/renameSkill");

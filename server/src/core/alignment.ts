@@ -94,7 +94,7 @@ export function composeSystemPrompt(namespace: Namespace): SystemPrompt {
   };
   if (skills.length > 0) {
     text += "\n\nYour skills:";
-    for (const skill of skills) add("skill", skill.slug, skill.summary ?? skill.title);
+    for (const skill of skills) add("skill", skill.slug, skill.summary?.trim() ? skill.summary : skill.title);
     if (tools.length > 0) {
       text += "\n\nYour tools:";
       for (const tool of tools) add("tool", tool.slug, tool.blurb);

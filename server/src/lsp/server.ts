@@ -25,6 +25,7 @@ import {
   MintRequest,
   NamespaceStatusNotification,
   NewSkillRequest,
+  RenameSkillRequest,
   SkillAtRequest,
   TOKEN_MODIFIERS,
   TOKEN_TYPES,
@@ -189,6 +190,13 @@ export class SkillServer {
       const description = requests.toolDescription(this.#namespace, params.slug);
       if (description === undefined) throw new ResponseError(ErrorCodes.InvalidParams, `No tool is named @${params.slug}.`);
       return description;
+    });
+    connection.onRequest(RenameSkillRequest, (params) => {
+      const skill = this.#namespace.skill(canonicalUri(params.uri));
+      if (!skill) throw new ResponseError(ErrorCodes.InvalidParams, "This file is not a skill.");
+      const edit = rename(this.#namespace, skill.slug, params.newName, this.#versionOf);
+      if (isRefusal(edit)) throw refusalError(edit);
+      return edit;
     });
     connection.onRequest(SkillAtRequest, (params) => requests.skillAt(this.#namespace, canonicalUri(params.uri)));
 

@@ -1,0 +1,128 @@
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+import type { WorkspaceEdit } from "vscode-languageserver-protocol";
+import { ClientCommands, CreateBuiltinsRequest, MintRequest, NewSkillRequest, RenameSkillRequest, SkillAtRequest } from "../../shared/protocol.js";
+import { AlignmentDocuments } from "./documents.js";
+
+/** Applies a server-made edit as one undoable step; answers false (and says why) when VS Code refuses it. */
+async function applyServerEdit(client: LanguageClient, edit: WorkspaceEdit, what: string): Promise<boolean> {
+  const converted = await client.protocol2CodeConverter.asWorkspaceEdit(edit);
+  const applied = await vscode.workspace.applyEdit(converted);
+  if (!applied) void vscode.window.showErrorMessage(`${what} was not applied: a file changed meanwhile or the edit conflicts. Nothing was changed; try again.`);
+  return applied;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function pickFolder(resource: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
+  if (resource) {
+    const stat = await vscode.workspace.fs.stat(resource).then(undefined, () => undefined);
+    if (stat && stat.type & vscode.FileType.Directory) return resource;
+    return vscode.Uri.joinPath(resource, "..");
+  }
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active?.scheme === "file" && vscode.workspace.getWorkspaceFolder(active)) return vscode.Uri.joinPath(active, "..");
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length <= 1) return folders[0]?.uri;
+  return (await vscode.window.showWorkspaceFolderPick({ placeHolder: "Where should the skill go?" }))?.uri;
+}
+
+/** Asks for a title and shows, as the user types, the handle the skill will get. */
+async function askTitle(client: LanguageClient, prompt: string, value: string, currentUri?: string): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    title: prompt,
+    prompt: "A title; the handle is minted from it (lower-case, hyphens, a number when the name is taken).",
+    value,
+    validateInput: async (title) => {
+      if (title.trim() === "") return { message: "Type a title, like Meeting Prep.", severity: vscode.InputBoxValidationSeverity.Error };
+      const minted = await client.sendRequest(MintRequest, { title, currentUri });
+      return {
+        message: `The agent references this skill as @${minted.handle}${minted.suffixed ? " (the plain name is taken, so a number was added)" : ""}`,
+        severity: vscode.InputBoxValidationSeverity.Info,
+      };
+    },
+  });
+}
+
+export function registerCommands(context: vscode.ExtensionContext, client: LanguageClient, output: vscode.OutputChannel): void {
+  const alignmentDocuments = new AlignmentDocuments(client);
+  const register = (command: string, callback: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(command, callback));
+
+  register("skill.newSkill", async (resource?: vscode.Uri) => {
+    const folder = await pickFolder(resource);
+    if (!folder) return void vscode.window.showWarningMessage("Open a folder first: a skill is a file in your workspace.");
+    const title = await askTitle(client, "New Skill", "");
+    if (title === undefined) return undefined;
+    try {
+      const created = await client.sendRequest(NewSkillRequest, { title, folderUri: folder.toString() });
+      if (!(await applyServerEdit(client, created.edit, "The new skill"))) return undefined;
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(created.uri));
+      await document.save();
+      await vscode.window.showTextDocument(document);
+      return created.uri;
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Could not create the skill: ${errorMessage(error)}`);
+      return undefined;
+    }
+  });
+
+  register("skill.renameSkill", async (resource?: vscode.Uri, newName?: string) => {
+    const uri = resource ?? vscode.window.activeTextEditor?.document.uri;
+    if (!uri) return void vscode.window.showWarningMessage("Open a skill file to rename its skill.");
+    const skill = await client.sendRequest(SkillAtRequest, { uri: uri.toString() });
+    if (!skill) return void vscode.window.showWarningMessage("This file is not a skill (a skill is a <handle>.skill.md file).");
+    const name =
+      newName ??
+      (await vscode.window.showInputBox({
+        title: `Rename @${skill.handle}`,
+        prompt: "The new handle; every @mention in the workspace follows.",
+        value: skill.handle,
+        validateInput: async (value) => {
+          const minted = await client.sendRequest(MintRequest, { title: value, currentUri: uri.toString() });
+          return minted.handle === value.replace(/^@/, "") ? undefined : { message: `Not free or not valid as typed; @${minted.handle} would be.`, severity: vscode.InputBoxValidationSeverity.Warning };
+        },
+      }));
+    if (name === undefined) return false;
+    try {
+      const edit = await client.sendRequest(RenameSkillRequest, { uri: uri.toString(), newName: name });
+      return await applyServerEdit(client, edit, `The rename of @${skill.handle}`);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Cannot rename @${skill.handle}: ${errorMessage(error)}`);
+      return false;
+    }
+  });
+
+  register("skill.createBuiltins", async (resource?: vscode.Uri) => {
+    const folder = resource ?? (await pickFolder(undefined));
+    if (!folder) return void vscode.window.showWarningMessage("Open a folder first: the built-in skills are written into it.");
+    const result = await client.sendRequest(CreateBuiltinsRequest, { folderUri: folder.toString() });
+    if (result.created.length === 0) {
+      void vscode.window.showInformationMessage(`This workspace already has ${result.skipped.map((handle) => `@${handle}`).join(", ")}.`);
+      return result;
+    }
+    if (await applyServerEdit(client, result.edit, "The built-in skills")) {
+      await vscode.workspace.saveAll(false);
+      void vscode.window.showInformationMessage(`Created ${result.created.map((handle) => `@${handle}`).join(", ")}${result.skipped.length > 0 ? `; kept the existing ${result.skipped.map((handle) => `@${handle}`).join(", ")}` : ""}.`);
+    }
+    return result;
+  });
+
+  register("skill.showAlignment", async () => {
+    alignmentDocuments.refresh();
+    const document = await vscode.workspace.openTextDocument(AlignmentDocuments.uri);
+    await vscode.languages.setTextDocumentLanguage(document, "markdown");
+    await vscode.window.showTextDocument(document, { preview: true });
+    return document.getText();
+  });
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(AlignmentDocuments.scheme, alignmentDocuments));
+
+  register("skill.restartServer", async () => {
+    await client.restart();
+  });
+  register("skill.showOutput", () => output.show());
+  register(ClientCommands.showReferences, async (uri: string, position: { line: number; character: number }) => {
+    await vscode.commands.executeCommand("editor.action.findReferences", vscode.Uri.parse(uri), new vscode.Position(position.line, position.character));
+  });
+}

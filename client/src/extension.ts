@@ -1,0 +1,69 @@
+import * as vscode from "vscode";
+import { LanguageClient, State, TransportKind, CloseAction, ErrorAction, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import { LANGUAGE_ID, NamespaceStatusNotification, TOOL_SCHEME } from "../../shared/protocol.js";
+import { registerCommands } from "./commands.js";
+import { ToolDocuments } from "./documents.js";
+import { StatusItem } from "./status.js";
+
+/** Restarts within this window count toward the limit; past it the server stays down and says so. */
+const RESTART_WINDOW_MS = 3 * 60 * 1000;
+const MAX_RESTARTS = 5;
+
+let client: LanguageClient | undefined;
+
+/** The extension's API, for tests and for other extensions. */
+export interface SkillExtensionApi {
+  readonly client: LanguageClient;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<SkillExtensionApi> {
+  const output = vscode.window.createOutputChannel("Skill Language Server", { log: true });
+  const serverModule = context.asAbsolutePath("dist/server.js");
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6019"] } },
+  };
+  const status = new StatusItem();
+  const restarts: number[] = [];
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: LANGUAGE_ID },
+      { scheme: "untitled", language: LANGUAGE_ID },
+      { scheme: "file", pattern: "**/skills.json" },
+    ],
+    synchronize: { fileEvents: [vscode.workspace.createFileSystemWatcher("**/*.skill.md"), vscode.workspace.createFileSystemWatcher("**/skills.json")] },
+    outputChannel: output,
+    traceOutputChannel: output,
+    errorHandler: {
+      error: () => ({ action: ErrorAction.Continue }),
+      closed: () => {
+        const now = Date.now();
+        while (restarts.length > 0 && now - (restarts[0] ?? now) > RESTART_WINDOW_MS) restarts.shift();
+        restarts.push(now);
+        if (restarts.length > MAX_RESTARTS) {
+          void vscode.window.showErrorMessage(`The skill language server stopped ${MAX_RESTARTS} times in three minutes and will not be restarted. See the output for why; run "Skill: Restart Language Server" to try again.`, "Show Output").then((choice) => choice && output.show());
+          return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        void vscode.window.showWarningMessage("The skill language server stopped unexpectedly; it has been restarted.");
+        return { action: CloseAction.Restart, handled: true };
+      },
+    },
+  };
+  client = new LanguageClient("skill", "Skill Language Server", serverOptions, clientOptions);
+  const running = client;
+  context.subscriptions.push(
+    output,
+    status,
+    running.onDidChangeState((event) => status.setState(event.newState === State.Running ? "running" : event.newState === State.Starting ? "starting" : "stopped")),
+    running.onNotification(NamespaceStatusNotification, (namespace) => status.setNamespace(namespace)),
+    vscode.workspace.registerTextDocumentContentProvider(TOOL_SCHEME, new ToolDocuments(running)),
+  );
+  registerCommands(context, running, output);
+  await running.start();
+  return { client: running };
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}
