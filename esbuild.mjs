@@ -25,6 +25,11 @@ const builds = [
   { ...common, entryPoints: ["server/src/main.ts"], outfile: "dist/server.js" },
 ];
 
+// The VS Code test suites, bundled for the extension host; mocha is loaded from node_modules at run time.
+if (process.argv.includes("--tests")) {
+  builds.push({ ...common, entryPoints: ["test/e2e/suite/index.ts", "test/e2e/suite/extension.test.ts"], outdir: "out/e2e", external: [...common.external, "mocha"] });
+}
+
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
 } else {

@@ -50,10 +50,10 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
   const alignmentDocuments = new AlignmentDocuments(client);
   const register = (command: string, callback: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(command, callback));
 
-  register("skill.newSkill", async (resource?: vscode.Uri) => {
+  register("skill.newSkill", async (resource?: vscode.Uri, givenTitle?: string) => {
     const folder = await pickFolder(resource);
     if (!folder) return void vscode.window.showWarningMessage("Open a folder first: a skill is a file in your workspace.");
-    const title = await askTitle(client, "New Skill", "");
+    const title = givenTitle ?? (await askTitle(client, "New Skill", ""));
     if (title === undefined) return undefined;
     try {
       const created = await client.sendRequest(NewSkillRequest, { title, folderUri: folder.toString() });

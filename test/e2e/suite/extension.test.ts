@@ -1,0 +1,185 @@
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+
+const EXTENSION_ID = "skill-lsp.skill-lsp";
+
+function folder(): vscode.Uri {
+  const first = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(first, "the suite runs on a workspace folder");
+  return first.uri;
+}
+
+function fileUri(relative: string): vscode.Uri {
+  return vscode.Uri.joinPath(folder(), relative);
+}
+
+async function read(relative: string): Promise<string> {
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(relative)));
+}
+
+async function exists(relative: string): Promise<boolean> {
+  return vscode.workspace.fs.stat(fileUri(relative)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Polls until the check passes: the server answers diagnostics and refreshes asynchronously. */
+async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+function codesOf(uri: vscode.Uri): string[] {
+  return vscode.languages
+    .getDiagnostics(uri)
+    .map((diagnostic) => (typeof diagnostic.code === "object" ? String(diagnostic.code.value) : String(diagnostic.code)))
+    .sort();
+}
+
+async function openSkill(relative: string): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(fileUri(relative));
+  return vscode.window.showTextDocument(document);
+}
+
+function positionOf(document: vscode.TextDocument, needle: string, shift = 0): vscode.Position {
+  const offset = document.getText().indexOf(needle);
+  assert.ok(offset >= 0, `${needle} not found in ${document.uri.path}`);
+  return document.positionAt(offset + shift);
+}
+
+suite("skill-lsp in VS Code", () => {
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is installed`);
+    await extension.activate();
+    await openSkill("skills/builtin/search-info.skill.md");
+    // The language server is up once it has answered a request that needs the index.
+    await eventually(async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", fileUri("skills/builtin/fetch-file.skill.md"));
+      assert.match(lenses[0]?.command?.title ?? "", /references · binds list_devices, find_file/);
+    }, 45_000);
+  });
+
+  test("activates on the skill language", () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.equal(extension?.isActive, true);
+    assert.equal(vscode.window.activeTextEditor?.document.languageId, "skill");
+  });
+
+  test("completes skills and tools after @, told apart", async () => {
+    const editor = await openSkill("skills/work/meeting-prep.skill.md");
+    const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+    await editor.edit((builder) => builder.insert(end, "\nThen @"));
+    const position = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>("vscode.executeCompletionItemProvider", editor.document.uri, position, "@");
+    const byLabel = new Map(list.items.map((item) => [typeof item.label === "string" ? item.label : item.label.label, item]));
+    assert.equal(byLabel.get("@search-info")?.kind, vscode.CompletionItemKind.Module);
+    assert.equal(byLabel.get("@find-file")?.kind, vscode.CompletionItemKind.Function);
+    assert.ok(!byLabel.has("@meeting-prep"), "a skill never suggests itself");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  test("colours mentions through semantic tokens", async () => {
+    const editor = await openSkill("skills/builtin/search-info.skill.md");
+    const legend = await vscode.commands.executeCommand<vscode.SemanticTokensLegend>("vscode.provideDocumentSemanticTokensLegend", editor.document.uri);
+    const tokens = await eventually(async () => {
+      const result = await vscode.commands.executeCommand<vscode.SemanticTokens>("vscode.provideDocumentSemanticTokens", editor.document.uri);
+      assert.ok(result && result.data.length > 0);
+      return result;
+    });
+    const types: string[] = [];
+    for (let i = 0; i < tokens.data.length; i += 5) types.push(legend.tokenTypes[tokens.data[i + 3] ?? 0] ?? "?");
+    assert.deepEqual(types, ["toolMention", "skillMention", "toolMention"]);
+  });
+
+  test("shows a dangling mention in Problems and clears it when the skill is created", async () => {
+    const editor = await openSkill("skills/work/triage-inbox.skill.md");
+    await editor.edit((builder) => builder.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, "\nFinally @weekly-review."));
+    await eventually(() => assert.deepEqual(codesOf(editor.document.uri), ["unknown-mention"]));
+    await vscode.workspace.fs.writeFile(fileUri("skills/work/weekly-review.skill.md"), new TextEncoder().encode("---\nsummary: Review the week.\n---\nUse @calendar.\n"));
+    await eventually(() => assert.deepEqual(codesOf(editor.document.uri), []));
+    await vscode.workspace.fs.delete(fileUri("skills/work/weekly-review.skill.md"));
+    await eventually(() => assert.deepEqual(codesOf(editor.document.uri), ["unknown-mention"]));
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    await eventually(() => assert.deepEqual(codesOf(fileUri("skills/work/triage-inbox.skill.md")), []));
+  });
+
+  test("applies a quick fix", async () => {
+    const editor = await openSkill("skills/home/plan-trip.skill.md");
+    const position = positionOf(editor.document, "@search-info");
+    await editor.edit((builder) => builder.replace(new vscode.Range(position, position.translate(0, "@search-info".length)), "@serch-info"));
+    const diagnostic = await eventually(() => {
+      const found = vscode.languages.getDiagnostics(editor.document.uri).find((one) => String(typeof one.code === "object" ? one.code.value : one.code) === "unknown-mention");
+      assert.ok(found);
+      return found;
+    });
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", editor.document.uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((action) => action.title === "Change to @search-info");
+    assert.ok(fix?.edit, actions.map((action) => action.title).join(", "));
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.match(editor.document.getText(), /Use @search-info for bookings/);
+    await eventually(() => assert.deepEqual(codesOf(editor.document.uri), []));
+    await editor.document.save();
+  });
+
+  test("renames with F2 across files, renames the file, and undoes in one step", async () => {
+    const editor = await openSkill("skills/builtin/search-info.skill.md");
+    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>("vscode.executeDocumentRenameProvider", editor.document.uri, positionOf(editor.document, "@fetch-file", 2), "get-file");
+    const touched = new Set(edit.entries().map(([uri]) => uri.path.split("/").pop()));
+    assert.deepEqual([...touched].sort(), ["meeting-prep.skill.md", "plan-trip.skill.md", "search-info.skill.md"]);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await vscode.workspace.saveAll(false);
+    assert.ok(await exists("skills/builtin/get-file.skill.md"));
+    assert.ok(!(await exists("skills/builtin/fetch-file.skill.md")));
+    for (const file of ["skills/builtin/search-info.skill.md", "skills/work/meeting-prep.skill.md", "skills/home/plan-trip.skill.md"]) {
+      const text = await read(file);
+      assert.match(text, /@get-file/);
+      assert.doesNotMatch(text, /@fetch-file/);
+    }
+    await eventually(() => assert.deepEqual(codesOf(editor.document.uri), []));
+
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand("undo");
+    await eventually(async () => {
+      assert.ok(await exists("skills/builtin/fetch-file.skill.md"));
+      assert.ok(!(await exists("skills/builtin/get-file.skill.md")));
+      assert.match(editor.document.getText(), /@fetch-file/);
+    });
+    await vscode.workspace.saveAll(false);
+  });
+
+  test("a file renamed through workspace.applyEdit triggers the cascade", async () => {
+    const rename = new vscode.WorkspaceEdit();
+    rename.renameFile(fileUri("skills/work/follow-up.skill.md"), fileUri("skills/work/chase-up.skill.md"));
+    assert.ok(await vscode.workspace.applyEdit(rename));
+    await vscode.workspace.saveAll(false);
+    await eventually(async () => {
+      assert.match(await read("skills/work/triage-inbox.skill.md"), /@chase-up/);
+      assert.match(await read("skills.json"), /"@chase-up"/);
+    });
+    await eventually(() => assert.deepEqual(codesOf(fileUri("skills/work/triage-inbox.skill.md")), []));
+  });
+
+  test("New Skill mints a suffixed handle on a collision", async () => {
+    const created = await vscode.commands.executeCommand<string>("skill.newSkill", fileUri("skills/home"), "Plan Trip");
+    assert.equal(vscode.Uri.parse(created).path.split("/").pop(), "plan-trip-2.skill.md");
+    assert.ok(await exists("skills/home/plan-trip-2.skill.md"));
+    assert.match(await read("skills/home/plan-trip-2.skill.md"), /^---\ntitle: Plan Trip\n/);
+  });
+
+  test("Show Alignment opens the planner's prompt with its size", async () => {
+    const text = await vscode.commands.executeCommand<string>("skill.showAlignment");
+    assert.match(text, /The planner's system prompt: ~\d+ tokens/);
+    assert.match(text, /\nYour skills:\n- @search-info: /);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, "skill-alignment");
+  });
+});
