@@ -283,6 +283,10 @@ export class Namespace {
     if (newHandle === oldKey) return { refused: `The skill is already named @${oldKey}.` };
     const holder = this.describeHolder(newHandle, skill.uri);
     if (holder) return { refused: `@${newHandle} is taken by ${holder}.` };
+    const newUri = siblingSkillUri(skill.uri, newHandle);
+    // A file that differs only in case (an invalid `Plan.skill.md`) is the same file on a case-insensitive disk.
+    const occupant = [...this.#skills.keys()].find((uri) => uri !== skill.uri && uri.toLowerCase() === newUri.toLowerCase());
+    if (occupant) return { refused: `@${newHandle} would overwrite the file ${occupant}; rename or remove that file first.` };
 
     const edits = new Map<string, TextEdit[]>();
     for (const uri of this.mentioners(oldKey)) {
@@ -290,7 +294,7 @@ export class Namespace {
       const fileEdits = mentions.filter((mention) => mention.slug === oldKey).map((mention) => ({ range: mention.range, newText: `@${newHandle}` }));
       if (fileEdits.length > 0) edits.set(uri, fileEdits);
     }
-    return { oldSlug: oldKey, newSlug: newHandle, skill, fileRename: { oldUri: skill.uri, newUri: siblingSkillUri(skill.uri, newHandle) }, edits };
+    return { oldSlug: oldKey, newSlug: newHandle, skill, fileRename: { oldUri: skill.uri, newUri }, edits };
   }
 
   #indexSkill(skill: SkillFile): void {

@@ -256,7 +256,7 @@ export function unreadableReason(text: string): { code: CoreDiagnostic["code"]; 
     return { code: DiagnosticCodes.fileTooLarge, message: `This file has ${text.length.toLocaleString("en")} characters; a skill is read up to ${MAX_SKILL_CHARS.toLocaleString("en")}. Its mentions are ignored until it is shorter.` };
   }
   if (text.includes("\u0000")) {
-    return { code: DiagnosticCodes.binaryFile, message: "This file holds binary data (NUL bytes), not text: it is ignored as a skill." };
+    return { code: DiagnosticCodes.binaryFile, message: "This file holds binary data (NUL bytes), not text: its content is ignored (the file still claims its handle)." };
   }
   return undefined;
 }

@@ -14,6 +14,7 @@ export interface Range {
 export class LineMap {
   readonly #lineStarts: number[];
   readonly #length: number;
+  readonly #text: string;
 
   constructor(text: string) {
     const starts = [0];
@@ -28,6 +29,7 @@ export class LineMap {
     }
     this.#lineStarts = starts;
     this.#length = text.length;
+    this.#text = text;
   }
 
   get lineCount(): number {
@@ -51,12 +53,19 @@ export class LineMap {
     if (position.line >= this.#lineStarts.length) return this.#length;
     const start = this.#lineStarts[position.line] ?? 0;
     const next = this.#lineStarts[position.line + 1] ?? this.#length;
-    return Math.min(start + Math.max(0, position.character), next);
+    let offset = Math.min(start + Math.max(0, position.character), next);
+    // Past the line's end (or inside its CRLF) means the line's end, as in LSP: never the next line's start.
+    while (offset > start && isLineBreak(this.#text.charCodeAt(offset - 1))) offset--;
+    return offset;
   }
 
   rangeOf(start: number, end: number): Range {
     return { start: this.positionAt(start), end: this.positionAt(end) };
   }
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 10 || code === 13;
 }
 
 /** True when `position` lies inside `range`, both ends included (a cursor right after a word still touches it). */
