@@ -261,7 +261,8 @@ export function unreadableReason(text: string): { code: CoreDiagnostic["code"]; 
   return undefined;
 }
 
-interface Frontmatter {
+/** The frontmatter's parsed values (exported for the tests that compare the two parsers). */
+export interface Frontmatter {
   title?: string;
   summary?: string;
   summarySpan?: [number, number];
@@ -273,6 +274,64 @@ interface Frontmatter {
 }
 
 function parseFrontmatter(source: string, base: number, lines: LineMap, problems: CoreDiagnostic[]): Frontmatter {
+  return parseSimpleFrontmatter(source, base) ?? parseYamlFrontmatter(source, base, lines, problems);
+}
+
+const SIMPLE_LINE = /^([A-Za-z][A-Za-z-]*):(?: +(.*?))? *$/;
+/** Plain scalars that YAML's core schema reads as something other than a string (or as a boolean). */
+const YAML_SPECIAL = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL|~|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|[-+]?(?:[0-9][0-9_]*)?\.?[0-9_]*(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+
+/**
+ * The common frontmatter, `key: plain text` lines with known keys, read without the YAML library, which costs
+ * more than all the rest of a skill's parse. Anything else (quotes, lists, block scalars, comments, numbers,
+ * unknown or repeated keys) answers undefined and goes to the YAML library. A test checks that whenever this
+ * answers, the YAML path answers the same.
+ */
+export function parseSimpleFrontmatter(source: string, base: number): Frontmatter | undefined {
+  const result: Frontmatter = { examples: [], nearMisses: [], summaryUnknown: false };
+  const seen = new Set<string>();
+  let lineStart = 0;
+  while (lineStart < source.length) {
+    let lineEnd = source.indexOf("\n", lineStart);
+    if (lineEnd === -1) lineEnd = source.length;
+    const line = source.slice(lineStart, lineEnd).replace(/\r$/, "");
+    const offset = lineStart;
+    lineStart = lineEnd + 1;
+    if (line.trim() === "") {
+      if (line !== "") return undefined;
+      continue;
+    }
+    const match = SIMPLE_LINE.exec(line);
+    const key = match?.[1];
+    const value = match?.[2];
+    if (!match || key === undefined || value === undefined || value === "" || seen.has(key)) return undefined;
+    seen.add(key);
+    if (key === "enabled" || key === "advertised") {
+      if (value !== "true" && value !== "false") return undefined;
+      result[key] = value === "true";
+    } else if (key === "title" || key === "summary") {
+      if (!isSafePlainScalar(value)) return undefined;
+      if (key === "title") result.title = value;
+      else {
+        const start = offset + line.indexOf(value, key.length + 1);
+        result.summary = value;
+        result.summarySpan = [base + start, base + start + value.length];
+      }
+    } else {
+      return undefined;
+    }
+  }
+  return result;
+}
+
+function isSafePlainScalar(value: string): boolean {
+  if (/^[-?:,[\]{}#&*!|>'"%@`\s]/.test(value)) return false;
+  if (value.includes(": ") || value.includes(" #") || value.includes("\t") || value.endsWith(":")) return false;
+  return !YAML_SPECIAL.test(value);
+}
+
+/** The frontmatter read by the YAML library, with an exact range for every problem (exported for tests). */
+export function parseYamlFrontmatter(source: string, base: number, lines: LineMap, problems: CoreDiagnostic[]): Frontmatter {
   const result: Frontmatter = { examples: [], nearMisses: [], summaryUnknown: false };
   const document = parseDocument(source, { uniqueKeys: true, prettyErrors: false, strict: true });
   const spanOf = (node: Node | null | undefined, fallback: [number, number]): [number, number] => {

@@ -1,3 +1,4 @@
+import { readdir } from "node:fs/promises";
 import * as path from "node:path";
 import {
   CodeLensRefreshRequest,
@@ -32,7 +33,7 @@ import {
   ToolDescriptionRequest,
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
-import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile } from "../node/workspaceFiles.js";
+import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion } from "../service/completion.js";
 import { quickFixes } from "../service/codeActions.js";
 import { toLspDiagnostic } from "../service/diagnostics.js";
@@ -65,6 +66,7 @@ export class SkillServer {
   #codeLensRefresh = false;
   #watchRegistration = false;
   #folderEvents = false;
+  #snippets = true;
   #indexing = false;
   #pendingFlush: NodeJS.Timeout | undefined;
   #othersChanged = false;
@@ -99,7 +101,7 @@ export class SkillServer {
     this.#documents.onDidChangeContent((event) => this.#update(canonicalUri(event.document.uri), event.document.getText()));
     this.#documents.onDidClose((event) => void this.#onClose(canonicalUri(event.document.uri)));
 
-    connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => complete(this.#namespace, file, params.position)));
+    connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => complete(this.#namespace, file, params.position, this.#snippets)));
     connection.onCompletionResolve((item) => resolveCompletion(this.#namespace, item));
     connection.onHover((params) => this.#withFile(params.textDocument.uri, (file) => hover(this.#namespace, file, params.position)));
     connection.onDefinition((params) => this.#withFile(params.textDocument.uri, (file) => definition(this.#namespace, file, params.position)));
@@ -210,6 +212,7 @@ export class SkillServer {
     this.#diagnosticRefresh = capabilities.workspace?.diagnostics?.refreshSupport === true;
     this.#semanticRefresh = capabilities.workspace?.semanticTokens?.refreshSupport === true;
     this.#codeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
+    this.#snippets = capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
     this.#folderEvents = capabilities.workspace?.workspaceFolders === true;
     this.#watchRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
@@ -305,6 +308,17 @@ export class SkillServer {
   async #onClose(uri: string): Promise<void> {
     // The editor's text no longer wins: the disk's does, or the file is gone.
     await this.#onDiskChange(uri, FileChangeType.Changed);
+    // A file closed because it was moved: clients that send no file events leave the new name unknown, so
+    // look for skill files that appeared beside it.
+    if (!this.#namespace.has(uri)) await this.#discoverSiblings(path.dirname(pathFromUri(uri)));
+  }
+
+  async #discoverSiblings(directory: string): Promise<void> {
+    const names = await readdir(directory).catch(() => [] as string[]);
+    for (const name of names) {
+      const uri = uriFromPath(path.join(directory, name));
+      if (isSkillUri(uri) && !this.#namespace.has(uri)) await this.#onDiskChange(uri, FileChangeType.Created);
+    }
   }
 
   async #onDiskChange(uri: string, type: FileChangeType): Promise<void> {

@@ -39,11 +39,11 @@ function isSubsequence(query: string, target: string): boolean {
 }
 
 /** Completion inside a skill file or skills.json: mentions after `@`, and the frontmatter's keys and values. */
-export function complete(namespace: Namespace, file: WorkspaceFile, position: Position): CompletionList | null {
+export function complete(namespace: Namespace, file: WorkspaceFile, position: Position, snippets = true): CompletionList | null {
   const { text, lines } = file.file;
   const offset = lines.offsetAt(position);
   if (file.kind === "skill") {
-    const frontmatter = frontmatterCompletion(file.file, offset);
+    const frontmatter = frontmatterCompletion(file.file, offset, snippets);
     if (frontmatter) return frontmatter;
   }
   const partial = partialMentionAt(text, offset);
@@ -79,7 +79,6 @@ function skillItem(skill: SkillFile, range: ReturnType<SkillFile["lines"]["range
     labelDetails: { detail: " skill", description: skill.title },
     detail: `Skill: ${skill.title}${skill.advertised ? "" : " (not advertised)"}`,
     sortText: `0${skill.slug}`,
-    filterText: `@${skill.slug}`,
     textEdit: { range, newText: `@${skill.slug}` },
     data: { slug: skill.slug } satisfies CompletionData,
   };
@@ -92,7 +91,6 @@ function toolItem(tool: ToolSpec, range: ReturnType<SkillFile["lines"]["rangeOf"
     labelDetails: { detail: " tool", description: tool.name },
     detail: `Tool: ${toolSignature(tool)}`,
     sortText: `1${tool.slug}`,
-    filterText: `@${tool.slug}`,
     textEdit: { range, newText: `@${tool.slug}` },
     data: { slug: tool.slug } satisfies CompletionData,
   };
@@ -128,7 +126,7 @@ const KEY_DOCS: Readonly<Record<string, string>> = {
   "near-misses": "Requests that must not route to this skill (routing tests).",
 };
 
-function frontmatterCompletion(skill: SkillFile, offset: number): CompletionList | undefined {
+function frontmatterCompletion(skill: SkillFile, offset: number, snippets: boolean): CompletionList | undefined {
   const { text } = skill;
   const fenceEnd = skill.frontmatterRange ? skill.lines.offsetAt(skill.frontmatterRange.end) : text.startsWith("---") ? text.length : 0;
   if (offset <= 3 || offset >= fenceEnd) return undefined;
@@ -145,8 +143,8 @@ function frontmatterCompletion(skill: SkillFile, offset: number): CompletionList
         kind: CompletionItemKind.Property,
         detail: FRONTMATTER_KEYS[key as keyof typeof FRONTMATTER_KEYS],
         documentation: KEY_DOCS[key],
-        insertText: FRONTMATTER_KEYS[key as keyof typeof FRONTMATTER_KEYS] === "string list" ? `${key}:\n  - "$1"` : `${key}: $1`,
-        insertTextFormat: InsertTextFormat.Snippet,
+        insertText: FRONTMATTER_KEYS[key as keyof typeof FRONTMATTER_KEYS] === "string list" ? `${key}:\n  - "${snippets ? "$1" : ""}"` : `${key}: ${snippets ? "$1" : ""}`,
+        insertTextFormat: snippets ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
       }));
     return { isIncomplete: false, items };
   }

@@ -1,0 +1,769 @@
+import { createHash } from "node:crypto";
+import { isMap, isScalar, parseDocument, stringify } from "yaml";
+import { applyEdits } from "./mentions.js";
+import { isRefusal, type Namespace, type Refusal } from "./namespace.js";
+import { MAX_SKILL_CHARS, parseSkillFile, SKILL_SUFFIX, unreadableReason, type SkillFile } from "./skillFile.js";
+import { handleProblem, makeSlug, slugKey, titleFromHandle } from "./slug.js";
+import type { Position } from "./text.js";
+import type { ToolSpec } from "./tools.js";
+
+/** The `format` every bundle carries, so a stray JSON file is never mistaken for one. */
+export const BUNDLE_FORMAT = "skill-bundle";
+/** The one format version this editor reads and writes. */
+export const BUNDLE_VERSION = 1;
+/** Larger bundle files are refused unread: a closure of prose skills is a few kilobytes. */
+export const MAX_BUNDLE_BYTES = 5 * 1024 * 1024;
+/** The file-name ending of a bundle. */
+export const BUNDLE_SUFFIX = ".skillbundle.json";
+/** The file an Agent Skills folder holds. */
+export const AGENT_SKILL_FILE = "SKILL.md";
+/** The Agent Skills format caps `description` at this many characters. */
+export const MAX_AGENT_DESCRIPTION = 1024;
+
+/** One shipped skill: its handle, its whole `.skill.md` text, and the text's sha256 (hex, of its UTF-8 bytes). */
+export interface BundleSkill {
+  readonly handle: string;
+  readonly text: string;
+  readonly sha256: string;
+}
+
+/** A tool the closure needs. Tools are code, so they are never shipped: only named. */
+export interface BundleTool {
+  readonly slug: string;
+  /** The bound name the model's tool-calling machinery sees. */
+  readonly name: string;
+}
+
+/** A skill with its transitive @-closure: everything it needs except the tools, which it lists. */
+export interface Bundle {
+  readonly format: typeof BUNDLE_FORMAT;
+  readonly version: typeof BUNDLE_VERSION;
+  /** The handle that was shared; the others are there because it needs them. */
+  readonly root: string;
+  readonly skills: readonly BundleSkill[];
+  readonly tools: readonly BundleTool[];
+}
+
+/** A mention an import changes: re-slugged to follow a renamed skill, or escaped because it names nothing. */
+export interface MentionRewrite {
+  readonly kind: "rename" | "escape";
+  /** As written in the incoming text, with its `@`. */
+  readonly from: string;
+  readonly to: string;
+  /** Where it stands in the incoming text (zero-based, like an LSP position). */
+  readonly position: Position;
+}
+
+/** What an import does with one incoming skill. */
+export interface IncomingReview {
+  /** Its handle in the bundle. */
+  readonly incoming: string;
+  /** The handle it gets here. */
+  readonly handle: string;
+  /** `create` a new file, or `reuse` a skill already here with identical content. */
+  readonly action: "create" | "reuse";
+  /** The file to create, or the file reused. */
+  readonly uri: string;
+  readonly title: string;
+  readonly summary: string | undefined;
+  /** Why the handle changed, when it did: who holds the incoming one. */
+  readonly reslugged: string | undefined;
+  readonly rewrites: readonly MentionRewrite[];
+}
+
+/** A tool the bundle needs, and what this workspace has under its slug. */
+export interface ToolNeed extends BundleTool {
+  /** `present`: the same tool; `other-name`: a tool bound to another name; `skill`: a skill holds the slug; `missing`: nothing. */
+  readonly status: "present" | "other-name" | "skill" | "missing";
+  /** The bound name here (other-name) or the skill's URI (skill). */
+  readonly here: string | undefined;
+}
+
+/** The review shown before anything is written. Plain data. */
+export interface ImportReview {
+  /** The handle the bundle's root gets here. */
+  readonly root: string;
+  readonly skills: readonly IncomingReview[];
+  readonly tools: readonly ToolNeed[];
+  /** The tools the closure needs that this workspace lacks (nothing, or a skill, holds the slug). */
+  readonly missingTools: readonly ToolNeed[];
+}
+
+/** A file an import creates. */
+export interface PlannedFile {
+  readonly uri: string;
+  readonly text: string;
+}
+
+/** An accepted import is one atomic workspace edit that creates `files`; nothing else changes. */
+export interface ImportPlan {
+  /** The target folder's URI, ending in `/`: every file lies directly inside it. */
+  readonly folder: string;
+  readonly review: ImportReview;
+  readonly files: readonly PlannedFile[];
+}
+
+/** One Agent Skills folder: `<folder>/SKILL.md`. */
+export interface AgentSkillFolder {
+  readonly folder: string;
+  readonly text: string;
+}
+
+/** A skill read from an Agent Skills folder, as a `.skill.md` text. */
+export interface IncomingSkill {
+  readonly handle: string;
+  readonly text: string;
+  /** Tools the skill declared it needs (written by `toAgentSkill`). */
+  readonly tools: readonly BundleTool[];
+  /** Frontmatter keys this format has no place for (`license`, `metadata.author`, …): not imported. */
+  readonly dropped: readonly string[];
+}
+
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+const BUNDLE_KEYS = ["$schema", "format", "version", "root", "skills", "tools"];
+const SKILL_KEYS = ["handle", "text", "sha256"];
+const TOOL_KEYS = ["slug", "name"];
+/** Our fields that the Agent Skills format has no key for travel in its `metadata` map, under this prefix. */
+const META = "skill-lsp.";
+
+/** The sha256 of a text's UTF-8 bytes, in hex: what a bundle records per skill. */
+export function sha256Hex(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+function refuse(refused: string): Refusal {
+  return { refused };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A name that is a path, not a file name: the one way a bundle could reach outside its target folder. */
+function escapesFolder(name: string): boolean {
+  return /[/\\]/.test(name) || name === "." || name === ".." || name.includes("\0") || /^[A-Za-z]:/.test(name);
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1);
+}
+
+// ————————————————————————————————————————————————————————— export
+
+interface Closure {
+  readonly skills: readonly SkillFile[];
+  readonly tools: readonly ToolSpec[];
+}
+
+/**
+ * The skill named `handle` and every skill it mentions (summary and body), transitively, root first then in
+ * first-appearance order; and the tools they mention. Refuses a closure with a dangling or ambiguous mention:
+ * what is shared must resolve on the other side.
+ */
+function closureOf(namespace: Namespace, handle: string): Closure | Refusal {
+  const key = slugKey(handle.replace(/^@/, ""));
+  const tool = namespace.tool(key);
+  if (tool) return refuse(`@${key} is the tool ${tool.name}: tools ship with the app; only skills can be shared.`);
+  const skills: SkillFile[] = [];
+  const tools: ToolSpec[] = [];
+  const seen = new Set<string>();
+  const claim = (slug: string, by: string): SkillFile | Refusal => {
+    const claimants = namespace.claimants(slug);
+    const only = claimants[0];
+    if (!only) return refuse(by === "" ? `No skill is named @${slug}.` : `${by} mentions @${slug}, which names nothing in this workspace: fix or remove the mention before sharing, so the bundle has no dangling mention.`);
+    if (claimants.length > 1) return refuse(`@${slug} is claimed by ${claimants.length} skills (${claimants.map((skill) => skill.uri).join(", ")}): rename one so the handle is unambiguous before sharing.`);
+    const unreadable = unreadableReason(only.text);
+    if (unreadable) return refuse(`@${slug} cannot be shared: ${unreadable.message}`);
+    return only;
+  };
+  const root = claim(key, "");
+  if (isRefusal(root)) return root;
+  skills.push(root);
+  seen.add(root.slug);
+  for (let next = 0; next < skills.length; next++) {
+    const skill = skills[next];
+    if (!skill) break;
+    for (const mention of skill.mentions) {
+      if (seen.has(mention.slug)) continue;
+      const target = namespace.resolve(mention.slug);
+      if (target?.kind === "tool") {
+        seen.add(mention.slug);
+        tools.push(target.tool);
+        continue;
+      }
+      const line = mention.range.start.line + 1;
+      const found = claim(mention.slug, `@${skill.slug} (line ${line})`);
+      if (isRefusal(found)) return found;
+      seen.add(mention.slug);
+      skills.push(found);
+    }
+  }
+  return { skills, tools };
+}
+
+/**
+ * Exports a skill with its transitive @-closure as a bundle: each skill's text verbatim with its sha256, and
+ * the tools the closure needs by slug and bound name. Refuses a tool, an unknown or ambiguous handle, and a
+ * closure with a dangling mention.
+ */
+export function exportBundle(namespace: Namespace, handle: string): Bundle | Refusal {
+  const closure = closureOf(namespace, handle);
+  if (isRefusal(closure)) return closure;
+  const [root] = closure.skills;
+  return {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    root: root?.slug ?? "",
+    skills: closure.skills.map((skill) => ({ handle: skill.slug, text: skill.text, sha256: sha256Hex(skill.text) })),
+    tools: closure.tools.map((tool) => ({ slug: tool.slug, name: tool.name })),
+  };
+}
+
+/** A bundle's file text: stable, pretty JSON with a final newline (no timestamp, so one closure gives one file). */
+export function bundleText(bundle: Bundle): string {
+  const { format, version, root, skills, tools } = bundle;
+  return `${JSON.stringify({ format, version, root, skills: skills.map(({ handle, text, sha256 }) => ({ handle, text, sha256 })), tools: tools.map(({ slug, name }) => ({ slug, name })) }, null, 2)}\n`;
+}
+
+// ————————————————————————————————————————————————————————— parse and validate
+
+/**
+ * Reads a bundle file's text. A bundle is data: it is checked against the format (the same rules as
+ * `schemas/skill-bundle.schema.json`, plus the hashes and the closure) and nothing in it is ever run. Refuses,
+ * with a message that says what to fix: an oversize text, malformed JSON, another format or version, an
+ * unknown key, a handle that is not a slug or would write outside the target folder, duplicate handles, a text
+ * that is not a string, a hash that does not match, and a mention the bundle neither ships nor lists as a tool.
+ */
+export function parseBundle(text: string): Bundle | Refusal {
+  if (text.length > MAX_BUNDLE_BYTES || utf8Length(text) > MAX_BUNDLE_BYTES) {
+    return refuse(`The bundle is ${megabytes(Math.max(text.length, utf8Length(text)))} MB; a bundle is at most ${megabytes(MAX_BUNDLE_BYTES)} MB.`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    return refuse(`The bundle is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  return validateBundle(value, true);
+}
+
+/**
+ * Checks a value that claims to be a bundle. With `closed`, every mention in every text must name a shipped
+ * skill or a listed tool (what `exportBundle` guarantees); bundles built from Agent Skills folders are not
+ * closed: their other mentions are settled by `planImport`.
+ */
+export function validateBundle(value: unknown, closed: boolean): Bundle | Refusal {
+  if (!isRecord(value)) return refuse(`A bundle is one JSON object with "format", "version", "root", "skills" and "tools".`);
+  for (const key of Object.keys(value)) {
+    if (!BUNDLE_KEYS.includes(key)) return refuse(`Unknown key "${key}" in the bundle: a ${BUNDLE_FORMAT} version ${BUNDLE_VERSION} has only ${BUNDLE_KEYS.slice(1).join(", ")}.`);
+  }
+  if (value.format !== BUNDLE_FORMAT) {
+    return refuse(value.format === undefined ? `This is not a skill bundle: it has no "format" (a bundle says "format": "${BUNDLE_FORMAT}").` : `This is not a skill bundle: its format is ${JSON.stringify(value.format)}, not "${BUNDLE_FORMAT}".`);
+  }
+  if (value.version !== BUNDLE_VERSION) {
+    const newer = typeof value.version === "number" && value.version > BUNDLE_VERSION;
+    return refuse(`This bundle has format version ${JSON.stringify(value.version ?? null)}; this editor reads version ${BUNDLE_VERSION}.${newer ? " Update skill-lsp to import it." : ""}`);
+  }
+  if (value.$schema !== undefined && typeof value.$schema !== "string") return refuse(`"$schema" must be a string.`);
+
+  if (!Array.isArray(value.skills) || value.skills.length === 0) return refuse(`"skills" must be a list of at least one skill.`);
+  const skills: BundleSkill[] = [];
+  const handles = new Set<string>();
+  for (const [index, entry] of value.skills.entries()) {
+    const where = `skills[${index}]`;
+    if (!isRecord(entry)) return refuse(`${where} must be an object with "handle", "text" and "sha256".`);
+    for (const key of Object.keys(entry)) if (!SKILL_KEYS.includes(key)) return refuse(`Unknown key "${key}" in ${where}: a skill has only ${SKILL_KEYS.join(", ")}.`);
+    const { handle, text, sha256 } = entry;
+    if (typeof handle !== "string") return refuse(`${where}.handle must be a string.`);
+    if (escapesFolder(handle)) return refuse(`${where}.handle "${handle}" would write outside the target folder: a handle is a file name, not a path.`);
+    const problem = handleProblem(handle);
+    if (problem) return refuse(`${where}.handle: ${problem}`);
+    if (handles.has(handle)) return refuse(`@${handle} appears twice in the bundle: every handle must be unique.`);
+    handles.add(handle);
+    if (typeof text !== "string") return refuse(`The text of @${handle} (${where}.text) is not a string: it must be the whole .skill.md file as one string.`);
+    if (text.length > MAX_SKILL_CHARS) return refuse(`The text of @${handle} has ${text.length.toLocaleString("en")} characters; a skill has at most ${MAX_SKILL_CHARS.toLocaleString("en")}.`);
+    if (text.includes("\0")) return refuse(`The text of @${handle} holds binary data (NUL bytes), not prose.`);
+    if (typeof sha256 !== "string" || !SHA256.test(sha256)) return refuse(`${where}.sha256 must be the 64 lower-case hex digits of the text's sha256.`);
+    if (sha256Hex(text) !== sha256) return refuse(`The text of @${handle} does not match its sha256: the bundle was altered or damaged on the way.`);
+    skills.push({ handle, text, sha256 });
+  }
+
+  if (typeof value.root !== "string") return refuse(`"root" must be the handle of the shared skill.`);
+  if (!handles.has(value.root)) return refuse(`The root @${value.root} is not one of the bundle's skills.`);
+
+  const tools: BundleTool[] = [];
+  const toolSlugs = new Set<string>();
+  const rawTools = value.tools ?? [];
+  if (!Array.isArray(rawTools)) return refuse(`"tools" must be a list of { "slug", "name" }.`);
+  for (const [index, entry] of rawTools.entries()) {
+    const where = `tools[${index}]`;
+    if (!isRecord(entry)) return refuse(`${where} must be an object with "slug" and "name".`);
+    for (const key of Object.keys(entry)) if (!TOOL_KEYS.includes(key)) return refuse(`Unknown key "${key}" in ${where}: a tool has only ${TOOL_KEYS.join(", ")}.`);
+    const { slug, name } = entry;
+    if (typeof slug !== "string") return refuse(`${where}.slug must be a string.`);
+    const problem = handleProblem(slug);
+    if (problem) return refuse(`${where}.slug: ${problem}`);
+    if (typeof name !== "string" || !TOOL_NAME.test(name)) return refuse(`${where}.name must be a tool name: a letter or _, then letters, digits or _.`);
+    if (toolSlugs.has(slug)) return refuse(`The tool @${slug} is listed twice.`);
+    if (handles.has(slug)) return refuse(`@${slug} is both a skill and a tool in the bundle: skills and tools share one namespace.`);
+    toolSlugs.add(slug);
+    tools.push({ slug, name });
+  }
+
+  if (closed) {
+    for (const skill of skills) {
+      for (const mention of parseSkillFile(`file:///bundle/${skill.handle}${SKILL_SUFFIX}`, skill.text).mentions) {
+        if (!handles.has(mention.slug) && !toolSlugs.has(mention.slug)) {
+          return refuse(`@${skill.handle} mentions @${mention.slug} (line ${mention.range.start.line + 1}), which the bundle neither ships nor lists as a tool: the bundle is not closed.`);
+        }
+      }
+    }
+  }
+  return { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, root: value.root, skills, tools };
+}
+
+// ————————————————————————————————————————————————————————— import
+
+interface Incoming {
+  readonly skill: BundleSkill;
+  readonly file: SkillFile;
+}
+
+/** A candidate for reuse: an existing skill whose text is the incoming one's with some bundle mentions re-slugged. */
+interface Candidate {
+  readonly existing: SkillFile;
+  /** Incoming handle → the slug it must get here for the texts to be equal (the candidate's own included). */
+  readonly needs: ReadonlyMap<string, string>;
+}
+
+/** A text with its mentions cut out: two skills that can be equal up to re-slugging share it. */
+function skeleton(file: SkillFile): string {
+  const parts: string[] = [];
+  let cursor = 0;
+  for (const mention of file.mentions) {
+    parts.push(file.text.slice(cursor, mention.start));
+    cursor = mention.end;
+  }
+  parts.push(file.text.slice(cursor));
+  return JSON.stringify(parts);
+}
+
+/** What `existing` needs of the handle map for `incoming`'s rewritten text to equal it; undefined when nothing can. */
+function reuseNeeds(incoming: Incoming, existing: SkillFile, bundleHandles: ReadonlySet<string>): Map<string, string> | undefined {
+  const needs = new Map<string, string>([[incoming.skill.handle, existing.slug]]);
+  const theirs = existing.mentions;
+  for (const [index, ours] of incoming.file.mentions.entries()) {
+    const other = theirs[index];
+    if (!other) return undefined;
+    if (!bundleHandles.has(ours.slug)) {
+      if (other.written !== ours.written) return undefined;
+      continue;
+    }
+    // A kept handle keeps its spelling; a re-slugged one is written `@new`, lower-case.
+    const slug = other.slug;
+    if (slug === ours.slug ? other.written !== ours.written : other.written !== slug) return undefined;
+    const wanted = needs.get(ours.slug);
+    if (wanted !== undefined && wanted !== slug) return undefined;
+    needs.set(ours.slug, slug);
+  }
+  return theirs.length === incoming.file.mentions.length ? needs : undefined;
+}
+
+/**
+ * Which incoming skills can reuse a skill already here. A skill is reused when an existing one holds exactly the
+ * text it would be written with, which depends on the handles its mentions get; so candidates are pruned until
+ * every need is met by a surviving candidate, then chosen greedily (its own handle first), each choice taking
+ * the choices it forces with it. An existing skill is reused at most once.
+ */
+function chooseReuse(incoming: readonly Incoming[], namespace: Namespace): Map<string, SkillFile> {
+  const bundleHandles = new Set(incoming.map((entry) => entry.skill.handle));
+  const bySkeleton = new Map<string, SkillFile[]>();
+  for (const existing of namespace.skills()) {
+    // Only a skill that alone and unambiguously holds its slug can stand in for an incoming one.
+    if (!existing.validHandle || namespace.tool(existing.slug) || namespace.claimants(existing.slug).length !== 1) continue;
+    const key = skeleton(existing);
+    const list = bySkeleton.get(key) ?? [];
+    list.push(existing);
+    bySkeleton.set(key, list);
+  }
+  const domains = new Map<string, Candidate[]>();
+  for (const entry of incoming) {
+    const candidates: Candidate[] = [];
+    for (const existing of bySkeleton.get(skeleton(entry.file)) ?? []) {
+      const needs = reuseNeeds(entry, existing, bundleHandles);
+      if (needs) candidates.push({ existing, needs });
+    }
+    candidates.sort((a, b) => Number(b.existing.slug === entry.skill.handle) - Number(a.existing.slug === entry.skill.handle) || a.existing.uri.localeCompare(b.existing.uri));
+    if (candidates.length > 0) domains.set(entry.skill.handle, candidates);
+  }
+  const supported = (candidate: Candidate) =>
+    [...candidate.needs].every(([handle, slug]) => domains.get(handle)?.some((other) => other.existing.slug === slug) ?? false);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [handle, candidates] of domains) {
+      const kept = candidates.filter(supported);
+      if (kept.length === candidates.length) continue;
+      changed = true;
+      if (kept.length > 0) domains.set(handle, kept);
+      else domains.delete(handle);
+    }
+  }
+
+  const chosen = new Map<string, SkillFile>();
+  const declined = new Set<string>();
+  const taken = new Set<string>();
+  /** Tries `first` for its handle and everything it forces; answers the added choices, or undefined on a conflict. */
+  const attempt = (handle: string, first: Candidate): Map<string, SkillFile> | undefined => {
+    const trial = new Map<string, SkillFile>();
+    const used = new Set<string>();
+    const pending: [string, Candidate][] = [[handle, first]];
+    while (pending.length > 0) {
+      const [next, candidate] = pending.pop() ?? [handle, first];
+      const already = chosen.get(next) ?? trial.get(next);
+      if (already) {
+        if (already.uri !== candidate.existing.uri) return undefined;
+        continue;
+      }
+      if (declined.has(next) || taken.has(candidate.existing.uri) || used.has(candidate.existing.uri)) return undefined;
+      trial.set(next, candidate.existing);
+      used.add(candidate.existing.uri);
+      for (const [needed, slug] of candidate.needs) {
+        if (needed === next) continue;
+        const forced = domains.get(needed)?.find((other) => other.existing.slug === slug);
+        if (!forced) return undefined;
+        pending.push([needed, forced]);
+      }
+    }
+    return trial;
+  };
+  for (const entry of incoming) {
+    const handle = entry.skill.handle;
+    if (chosen.has(handle)) continue;
+    let trial: Map<string, SkillFile> | undefined;
+    for (const candidate of domains.get(handle) ?? []) {
+      trial = attempt(handle, candidate);
+      if (trial) break;
+    }
+    if (!trial) {
+      declined.add(handle);
+      continue;
+    }
+    for (const [chosenHandle, existing] of trial) {
+      chosen.set(chosenHandle, existing);
+      taken.add(existing.uri);
+    }
+  }
+  return chosen;
+}
+
+function folderUri(target: string): string | Refusal {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(target)) return refuse(`The target folder must be a URI (like file:///home/me/skills/); got "${target}".`);
+  return target.replace(/[?#].*$/, "").replace(/\/*$/, "/");
+}
+
+/**
+ * Plans importing a bundle into the folder `targetFolderUri`: the review to show, and the files to create if
+ * the user accepts (nothing is written here). Each incoming skill either reuses a skill already here with
+ * identical content, or is created under its own handle, or, when a tool, a skill or a file holds that handle,
+ * under the next minted one (`-2`, `-3`, …); every mention of a re-slugged skill inside the bundle is rewritten
+ * to follow it, so the imported closure has no dangling mention. A mention the bundle neither ships nor lists as
+ * a tool, and that names nothing here (only possible in a bundle built from Agent Skills folders), is escaped as
+ * `\@` so it reads as text. The review lists the tools the closure needs and which of them this workspace lacks.
+ */
+export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri: string): ImportPlan | Refusal {
+  const folder = folderUri(targetFolderUri);
+  if (isRefusal(folder)) return folder;
+  // A Bundle built in code gets the same checks as one read from a file.
+  const checked = validateBundle(bundle, false);
+  if (isRefusal(checked)) return checked;
+  const uriOf = (handle: string) => `${folder}${handle}${SKILL_SUFFIX}`;
+  const incoming: Incoming[] = checked.skills.map((skill) => ({ skill, file: parseSkillFile(uriOf(skill.handle), skill.text) }));
+  const bundleHandles = new Set(incoming.map((entry) => entry.skill.handle));
+  const toolSlugs = new Set(checked.tools.map((tool) => tool.slug));
+
+  const reused = chooseReuse(incoming, namespace);
+  const target = new Map<string, string>();
+  for (const [handle, existing] of reused) target.set(handle, existing.slug);
+
+  // A file that differs only in case is the same file on a case-insensitive disk.
+  const occupied = new Set([...namespace.skills()].map((skill) => skill.uri.toLowerCase()));
+  const reserved = new Set<string>();
+  const isTaken = (slug: string) => namespace.isTaken(slug) || reserved.has(slug) || toolSlugs.has(slug) || occupied.has(uriOf(slug).toLowerCase());
+  // Skills that keep their handle go first, so a minted `-2` never pushes a bundle's own `x-2` aside.
+  const reasons = new Map<string, string>();
+  for (const { skill } of incoming) {
+    if (target.has(skill.handle) || isTaken(skill.handle)) continue;
+    target.set(skill.handle, skill.handle);
+    reserved.add(skill.handle);
+  }
+  for (const { skill } of incoming) {
+    if (target.has(skill.handle)) continue;
+    const holder = namespace.describeHolder(skill.handle) ?? (toolSlugs.has(skill.handle) ? "a tool the bundle needs" : `the file ${uriOf(skill.handle)}`);
+    reasons.set(skill.handle, `@${skill.handle} is taken here by ${holder}`);
+    const minted = makeSlug(skill.handle, isTaken);
+    target.set(skill.handle, minted);
+    reserved.add(minted);
+  }
+
+  const reviews: IncomingReview[] = [];
+  const files: PlannedFile[] = [];
+  for (const { skill, file } of incoming) {
+    const handle = target.get(skill.handle) ?? skill.handle;
+    const existing = reused.get(skill.handle);
+    const rewrites: MentionRewrite[] = [];
+    const edits: { start: number; end: number; newText: string }[] = [];
+    if (!existing) {
+      for (const mention of file.mentions) {
+        const renamed = target.get(mention.slug);
+        if (bundleHandles.has(mention.slug)) {
+          if (renamed === undefined || renamed === mention.slug) continue;
+          edits.push({ start: mention.start, end: mention.end, newText: `@${renamed}` });
+          rewrites.push({ kind: "rename", from: `@${mention.written}`, to: `@${renamed}`, position: mention.range.start });
+        } else if (!toolSlugs.has(mention.slug) && !namespace.resolve(mention.slug)) {
+          edits.push({ start: mention.start, end: mention.start, newText: "\\" });
+          rewrites.push({ kind: "escape", from: `@${mention.written}`, to: `\\@${mention.written}`, position: mention.range.start });
+        }
+      }
+      files.push({ uri: uriOf(handle), text: applyEdits(skill.text, edits) });
+    }
+    reviews.push({
+      incoming: skill.handle,
+      handle,
+      action: existing ? "reuse" : "create",
+      uri: existing?.uri ?? uriOf(handle),
+      title: file.title,
+      summary: file.summary,
+      reslugged: existing ? undefined : reasons.get(skill.handle),
+      rewrites,
+    });
+  }
+
+  const tools = checked.tools.map((tool): ToolNeed => {
+    const here = namespace.resolve(tool.slug);
+    if (!here) return { ...tool, status: "missing", here: undefined };
+    if (here.kind === "skill") return { ...tool, status: "skill", here: here.skill.uri };
+    return here.tool.name === tool.name ? { ...tool, status: "present", here: undefined } : { ...tool, status: "other-name", here: here.tool.name };
+  });
+  return {
+    folder,
+    review: { root: target.get(checked.root) ?? checked.root, skills: reviews, tools, missingTools: tools.filter((tool) => tool.status === "missing" || tool.status === "skill") },
+    files,
+  };
+}
+
+/**
+ * The review as lines a person reads before accepting: each skill with the handle it gets and why, every
+ * mention rewritten (1-based line:column), and the tools. `show` turns a URI into what to print (a path).
+ */
+export function reviewLines(review: ImportReview, show: (uri: string) => string = (uri) => uri): string[] {
+  const lines: string[] = [];
+  const created = review.skills.filter((skill) => skill.action === "create").length;
+  lines.push(`Import @${review.root}: ${review.skills.length} skill${review.skills.length === 1 ? "" : "s"}, ${created} to create, ${review.skills.length - created} already here.`);
+  for (const skill of review.skills) {
+    const name = skill.handle === skill.incoming ? `@${skill.handle}` : `@${skill.incoming} → @${skill.handle}`;
+    if (skill.action === "reuse") {
+      lines.push(`  = ${name}: already here with identical content (${show(skill.uri)}); reused.`);
+      continue;
+    }
+    lines.push(`  + ${name}: new file ${show(skill.uri)}${skill.reslugged ? ` (${skill.reslugged})` : ""}.`);
+    for (const rewrite of skill.rewrites) {
+      const at = `${rewrite.position.line + 1}:${rewrite.position.character + 1}`;
+      lines.push(rewrite.kind === "rename" ? `      ${at} ${rewrite.from} → ${rewrite.to}` : `      ${at} ${rewrite.from} names nothing here: kept as text, ${rewrite.to}`);
+    }
+  }
+  if (review.tools.length > 0) {
+    lines.push("Tools the skills need (tools are not shipped):");
+    for (const tool of review.tools) {
+      const state = {
+        present: "here",
+        "other-name": `here, bound as ${tool.here ?? "?"}`,
+        skill: `MISSING: here @${tool.slug} is the skill ${show(tool.here ?? "")}, so the mention will not reach a tool`,
+        missing: `MISSING: declare it in skills.json, or its mentions stay unknown`,
+      }[tool.status];
+      lines.push(`  @${tool.slug} (${tool.name}): ${state}`);
+    }
+  }
+  return lines;
+}
+
+// ————————————————————————————————————————————————————————— Agent Skills
+
+function frontmatterText(fields: Record<string, unknown>): string {
+  return stringify(fields, { lineWidth: 0 });
+}
+
+/** Splits a SKILL.md into its frontmatter's YAML and its body; undefined when it does not open with `---`. */
+function splitFrontmatter(text: string): { readonly yaml: string; readonly body: string } | undefined {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const open = /^---[ \t]*\r?\n/.exec(text.slice(start));
+  if (!open) return undefined;
+  const contentStart = start + open[0].length;
+  const close = /^(?:---|\.\.\.)[ \t]*$/m.exec(text.slice(contentStart));
+  if (!close) return undefined;
+  const yamlEnd = contentStart + close.index;
+  let bodyStart = yamlEnd + close[0].length;
+  if (text.charAt(bodyStart) === "\r") bodyStart++;
+  if (text.charAt(bodyStart) === "\n") bodyStart++;
+  return { yaml: text.slice(contentStart, yamlEnd), body: text.slice(bodyStart) };
+}
+
+/**
+ * A skill as an Agent Skills folder (`<name>/SKILL.md`): `name` is the handle (the same rule), `description`
+ * the summary (the title when there is none; cut to 1,024 characters). What that format has no key for — the
+ * title, `enabled: false`, `advertised: false`, examples, near-misses, the tools it mentions and the full
+ * summary when it was cut — travels in `metadata` under `skill-lsp.`, so `fromAgentSkill` gives the skill back.
+ * The body is copied as it is; `namespace` lets the tools be named.
+ */
+export function toAgentSkill(skill: SkillFile, namespace?: Namespace): AgentSkillFolder {
+  const metadata: Record<string, string> = {};
+  const summary = skill.summary?.trim();
+  let description = summary !== undefined && summary !== "" ? summary : skill.title;
+  if (summary === undefined || summary === "") metadata[`${META}summary`] = "";
+  if (description.length > MAX_AGENT_DESCRIPTION) {
+    metadata[`${META}summary`] = description;
+    description = `${description.slice(0, MAX_AGENT_DESCRIPTION - 1)}…`;
+  }
+  if (skill.title !== titleFromHandle(skill.slug)) metadata[`${META}title`] = skill.title;
+  if (!skill.enabled) metadata[`${META}enabled`] = "false";
+  if (!skill.advertised) metadata[`${META}advertised`] = "false";
+  if (skill.examples.length > 0) metadata[`${META}examples`] = JSON.stringify(skill.examples.map((entry) => entry.text));
+  if (skill.nearMisses.length > 0) metadata[`${META}near-misses`] = JSON.stringify(skill.nearMisses.map((entry) => entry.text));
+  if (namespace) {
+    const tools = new Map<string, string>();
+    for (const mention of skill.mentions) {
+      const target = namespace.resolve(mention.slug);
+      if (target?.kind === "tool") tools.set(target.tool.slug, target.tool.name);
+    }
+    if (tools.size > 0) metadata[`${META}tools`] = [...tools].map(([slug, name]) => `${slug}=${name}`).join(" ");
+  }
+  const fields: Record<string, unknown> = { name: skill.slug, description };
+  if (Object.keys(metadata).length > 0) fields.metadata = metadata;
+  return { folder: skill.slug, text: `---\n${frontmatterText(fields)}---\n${skill.body}` };
+}
+
+/**
+ * Reads an Agent Skills `SKILL.md` from the folder `folderName` as a skill: `name` (which must equal the
+ * folder's name and be a valid handle) becomes the handle, `description` the summary, the body stays as it is,
+ * and `skill-lsp.` metadata restores what `toAgentSkill` put there. Keys this format has no place for are
+ * listed in `dropped`. Refuses a folder name that is a path, a missing or unreadable frontmatter, and a
+ * missing name or description.
+ */
+export function fromAgentSkill(folderName: string, text: string): IncomingSkill | Refusal {
+  if (escapesFolder(folderName)) return refuse(`The Agent Skills folder "${folderName}" would write outside the target folder: a name is a file name, not a path.`);
+  const problem = handleProblem(folderName);
+  if (problem) return refuse(`The folder ${folderName}/ is not a valid Agent Skills name, so it cannot be a handle: ${problem}`);
+  const where = `${folderName}/${AGENT_SKILL_FILE}`;
+  const unreadable = unreadableReason(text);
+  if (unreadable) return refuse(`${where}: ${unreadable.message}`);
+  const split = splitFrontmatter(text);
+  if (!split) return refuse(`${where} has no frontmatter: an Agent Skill starts with ---, then name: and description:, then ---.`);
+  const document = parseDocument(split.yaml, { uniqueKeys: true, prettyErrors: false });
+  const error = document.errors[0];
+  if (error) return refuse(`${where}: the frontmatter is not valid YAML: ${error.message.split("\n")[0] ?? error.message}`);
+  let fields: unknown;
+  try {
+    fields = document.toJS({ maxAliasCount: 100 });
+  } catch (thrown) {
+    return refuse(`${where}: the frontmatter cannot be read: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+  }
+  if (!isRecord(fields)) return refuse(`${where}: the frontmatter must be key: value lines with name and description.`);
+  const { name, description } = fields;
+  if (typeof name !== "string") return refuse(`${where} has no name: the Agent Skills format wants name: ${folderName}.`);
+  if (name !== folderName) return refuse(`${where} says name: ${name}, but its folder is ${folderName}/: the Agent Skills format wants them equal. Rename the folder or fix the name.`);
+  if (typeof description !== "string" || description.trim() === "") return refuse(`${where} has no description: the Agent Skills format wants one, and it becomes the planner-menu summary.`);
+
+  const dropped: string[] = [];
+  const meta = new Map<string, string>();
+  for (const key of Object.keys(fields)) {
+    if (key === "name" || key === "description") continue;
+    if (key !== "metadata") {
+      dropped.push(key);
+      continue;
+    }
+    const node = document.get("metadata", true);
+    if (!isMap(node)) {
+      dropped.push(key);
+      continue;
+    }
+    for (const pair of node.items) {
+      const metaKey = isScalar(pair.key) ? String(pair.key.value) : "?";
+      const metaValue = isScalar(pair.value) ? pair.value.value : undefined;
+      if (metaKey.startsWith(META) && typeof metaValue === "string") meta.set(metaKey.slice(META.length), metaValue);
+      else dropped.push(`metadata.${metaKey}`);
+    }
+  }
+
+  const stringList = (raw: string | undefined): string[] | undefined => {
+    if (raw === undefined) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      return Array.isArray(parsed) && parsed.every((entry) => typeof entry === "string") ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const tools: BundleTool[] = [];
+  for (const token of (meta.get("tools") ?? "").split(/\s+/)) {
+    const [slug = "", toolName = ""] = token.split("=");
+    if (handleProblem(slug) === undefined && TOOL_NAME.test(toolName) && !tools.some((tool) => tool.slug === slug)) tools.push({ slug, name: toolName });
+  }
+
+  const summary = meta.get("summary") ?? description.trim();
+  const ours: Record<string, unknown> = {};
+  const title = meta.get("title");
+  if (title !== undefined) ours.title = title;
+  if (summary !== "") ours.summary = summary;
+  if (meta.get("enabled") === "false") ours.enabled = false;
+  if (meta.get("advertised") === "false") ours.advertised = false;
+  const examples = stringList(meta.get("examples"));
+  if (examples && examples.length > 0) ours.examples = examples;
+  const nearMisses = stringList(meta.get("near-misses"));
+  if (nearMisses && nearMisses.length > 0) ours["near-misses"] = nearMisses;
+  const skillText = Object.keys(ours).length > 0 ? `---\n${frontmatterText(ours)}---\n${split.body}` : split.body;
+  return { handle: folderName, text: skillText, tools, dropped };
+}
+
+/** A skill's closure as Agent Skills folders, one per skill; the same refusals as `exportBundle`. */
+export function exportAgentSkills(namespace: Namespace, handle: string): AgentSkillFolder[] | Refusal {
+  const closure = closureOf(namespace, handle);
+  if (isRefusal(closure)) return closure;
+  return closure.skills.map((skill) => toAgentSkill(skill, namespace));
+}
+
+/**
+ * Skills read from Agent Skills folders as one bundle to import (the first is the root). Their tools are the
+ * ones they declared, less any that names one of them. The bundle need not be closed: `planImport` escapes a
+ * mention that names nothing.
+ */
+export function bundleFromAgentSkills(skills: readonly IncomingSkill[]): Bundle | Refusal {
+  const first = skills[0];
+  if (!first) return refuse("There is no Agent Skill to import: a folder needs a SKILL.md, or subfolders that each hold one.");
+  const handles = new Set(skills.map((skill) => skill.handle));
+  const tools = new Map<string, BundleTool>();
+  for (const skill of skills) for (const tool of skill.tools) if (!handles.has(tool.slug) && !tools.has(tool.slug)) tools.set(tool.slug, tool);
+  return validateBundle(
+    {
+      format: BUNDLE_FORMAT,
+      version: BUNDLE_VERSION,
+      root: first.handle,
+      skills: skills.map((skill) => ({ handle: skill.handle, text: skill.text, sha256: sha256Hex(skill.text) })),
+      tools: [...tools.values()],
+    },
+    false,
+  );
+}

@@ -1,0 +1,128 @@
+import { open, stat } from "node:fs/promises";
+import { ModelError } from "./model.js";
+
+/** How a person points the planner at a model, for messages that tell them what to change. */
+export const MODEL_SETTING_HINT = "the skill.model.path setting (--model on the command line)";
+
+/** An example `hf:` URI for messages and docs: a small instruction model that calls tools well. */
+export const EXAMPLE_MODEL_URI = "hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M";
+
+/** True for a model address that is downloaded rather than read from disk. */
+export function isModelUri(source: string): boolean {
+  return /^(hf:|huggingface:|https?:\/\/)/i.test(source);
+}
+
+/** Bytes per block and elements per block of the GGML tensor types whose sizes are certain; others are skipped. */
+const TYPE_SIZES: ReadonlyMap<number, { readonly block: number; readonly bytes: number }> = new Map([
+  [0, { block: 1, bytes: 4 }], // F32
+  [1, { block: 1, bytes: 2 }], // F16
+  [2, { block: 32, bytes: 18 }], // Q4_0
+  [3, { block: 32, bytes: 20 }], // Q4_1
+  [6, { block: 32, bytes: 22 }], // Q5_0
+  [7, { block: 32, bytes: 24 }], // Q5_1
+  [8, { block: 32, bytes: 34 }], // Q8_0
+  [10, { block: 256, bytes: 84 }], // Q2_K
+  [11, { block: 256, bytes: 110 }], // Q3_K
+  [12, { block: 256, bytes: 144 }], // Q4_K
+  [13, { block: 256, bytes: 176 }], // Q5_K
+  [14, { block: 256, bytes: 210 }], // Q6_K
+  [24, { block: 1, bytes: 1 }], // I8
+  [25, { block: 1, bytes: 2 }], // I16
+  [26, { block: 1, bytes: 4 }], // I32
+  [27, { block: 1, bytes: 8 }], // I64
+  [28, { block: 1, bytes: 8 }], // F64
+  [30, { block: 1, bytes: 2 }], // BF16
+]);
+
+interface TensorLike {
+  readonly dimensions: readonly (number | bigint)[];
+  readonly ggmlType: number;
+  readonly fileOffset: number | bigint;
+  readonly filePart: number;
+}
+
+/** The smallest size the first file of a model must have for all of its tensors' data to be inside it. */
+export function requiredFileSize(tensors: readonly TensorLike[]): number {
+  let end = 0;
+  for (const tensor of tensors) {
+    if (tensor.filePart > 1) continue;
+    const start = Number(tensor.fileOffset);
+    const type = TYPE_SIZES.get(tensor.ggmlType);
+    let bytes = 1;
+    if (type) {
+      const elements = tensor.dimensions.reduce<number>((product, n) => product * Number(n), 1);
+      bytes = Math.ceil(elements / type.block) * type.bytes;
+    }
+    end = Math.max(end, start + bytes);
+  }
+  return end;
+}
+
+const formatBytes = (n: number): string => n.toLocaleString("en-US");
+
+/**
+ * Checks a local model file before llama.cpp sees it, so a wrong path, a file that is no model, a damaged
+ * header or a cut-short download each give a {@link ModelError} that says which file, what is wrong and what
+ * to do, rather than a bare "Failed to load model" (or, for some damage, an abort of the whole process).
+ */
+export async function checkModelFile(path: string, nlc: typeof import("node-llama-cpp")): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) {
+    throw new ModelError(
+      "missing",
+      path,
+      `Model file not found: ${path}. Check ${MODEL_SETTING_HINT}: give a local .gguf file, or an hf: URI such as ${EXAMPLE_MODEL_URI} to download one.`,
+    );
+  }
+  if (!info.isFile()) {
+    throw new ModelError("not-a-file", path, `${path} is ${info.isDirectory() ? "a folder" : "not a regular file"}, not a model file. Point ${MODEL_SETTING_HINT} at a .gguf file.`);
+  }
+  const magic = await readMagic(path);
+  if (magic !== "GGUF") {
+    const shown = JSON.stringify(magic.replace(/[^\x20-\x7e]/g, "?"));
+    throw new ModelError(
+      "corrupt",
+      path,
+      `${path} is not a GGUF model file (it starts with ${shown}, not "GGUF"). Choose a .gguf model, or download it again if this one was damaged.`,
+    );
+  }
+  let fileInfo: Awaited<ReturnType<typeof nlc.readGgufFileInfo>>;
+  try {
+    fileInfo = await nlc.readGgufFileInfo(path, { readTensorInfo: true, sourceType: "filesystem", spliceSplitFiles: false, logWarnings: false });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const truncated = /out of bounds|end of (file|buffer)|beyond/i.test(reason);
+    throw new ModelError(
+      truncated ? "truncated" : "corrupt",
+      path,
+      truncated
+        ? `${path} is incomplete: its header ends before it should (${reason}). The download or copy was probably cut short: download it again.`
+        : `${path} is damaged: its GGUF header cannot be read (${reason}). Download the model again.`,
+      { cause: error },
+    );
+  }
+  const required = requiredFileSize(fileInfo.tensorInfo ?? []);
+  if (info.size < required) {
+    throw new ModelError(
+      "truncated",
+      path,
+      `${path} is incomplete: it holds ${formatBytes(info.size)} bytes but its tensors need at least ${formatBytes(required)}. The download or copy was probably cut short: delete the file and download it again.`,
+    );
+  }
+  // llama.cpp aborts the whole process on a vocabulary with duplicate entries.
+  const tokens: unknown = fileInfo.metadata.tokenizer?.ggml?.tokens;
+  if (Array.isArray(tokens) && new Set(tokens).size !== tokens.length) {
+    throw new ModelError("corrupt", path, `${path} is damaged: its vocabulary lists a token twice, which llama.cpp cannot load. Download the model again.`);
+  }
+}
+
+async function readMagic(path: string): Promise<string> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(buffer, 0, 4, 0);
+    return buffer.subarray(0, bytesRead).toString("latin1");
+  } finally {
+    await handle.close();
+  }
+}
