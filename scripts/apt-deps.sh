@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the end-to-end tests need, only when missing.
-#   scripts/apt-deps.sh            chromium (the browser that renders VS Code's workbench)
-#   scripts/apt-deps.sh --kerberos also libkrb5-dev, needed only for a full code-server install
-#                                  (the `kerberos` native module includes gssapi/gssapi.h)
+#   scripts/apt-deps.sh            chromium (the browser that renders VS Code's workbench), and g++, make,
+#                                  python3 if those commands are missing (node-gyp builds VS Code's spdlog)
+#   scripts/apt-deps.sh --kerberos also libkrb5-dev, needed only for a full VS Code install
+#                                  (SKILL_LSP_VSCODE_FULL=1: the `kerberos` module includes gssapi/gssapi.h)
 # Safe to run repeatedly: a second run does no network access.
 set -euo pipefail
 
@@ -12,6 +13,11 @@ for arg in "$@"; do
     --kerberos) packages+=(libkrb5-dev) ;;
     *) echo "apt-deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
+done
+
+# Build tools are checked as commands, not packages: any g++ or python3 on PATH will do.
+for tool in g++ make python3; do
+  command -v "$tool" >/dev/null 2>&1 || packages+=("$tool")
 done
 
 missing=()

@@ -1,5 +1,5 @@
 // `npm test`: every test the project has, cheapest first. Stops at the first failing stage.
-//   node scripts/test.mjs [stage…]   stages: typecheck unit lsp neovim planner e2e
+//   node scripts/test.mjs [stage…]   stages: typecheck unit cli lsp neovim planner e2e
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import * as path from "node:path";
@@ -34,6 +34,7 @@ const stages = {
   typecheck: () => run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "."]),
   build: () => run(process.execPath, ["esbuild.mjs"]),
   unit: nodeTests("test/unit"),
+  cli: nodeTests("test/cli"),
   lsp: nodeTests("test/lsp"),
   neovim: nodeTests("test/neovim"),
   planner: nodeTests("test/planner"),
@@ -41,7 +42,7 @@ const stages = {
 };
 
 const wanted = process.argv.slice(2);
-const order = ["typecheck", "build", ...(wanted.length > 0 ? wanted.filter((stage) => stage !== "build" && stage !== "typecheck") : ["unit", "lsp", "neovim", "planner", "e2e"])];
+const order = ["typecheck", "build", ...(wanted.length > 0 ? wanted.filter((stage) => stage !== "build" && stage !== "typecheck") : ["unit", "cli", "lsp", "neovim", "planner", "e2e"])];
 for (const stage of order) {
   const run = stages[stage];
   if (!run) {

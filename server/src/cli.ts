@@ -1,14 +1,18 @@
 import * as path from "node:path";
 import { BUILTIN_SKILLS, Namespace, composeSystemPrompt, siblingSkillUri, tokenSize, type CoreDiagnostic } from "./core/index.js";
+import { BUNDLE_USAGE, runBundleCli } from "./bundleCli.js";
 import { loadFolders, pathFromUri, uriFromPath } from "./node/workspaceFiles.js";
+import { PLAN_USAGE, runPlanCli } from "./planner/cli.js";
 
-const USAGE = `Usage: skill-lsp <command> [options]
+const USAGE = () => `Usage: skill-lsp <command> [options]
 
 Commands:
   check [folder…]              Print every diagnostic as file:line:col severity code message.
                                Exits 1 when there is an error. Default folder: the current one.
   expand [--folder F] @handle…  Print the toolset the handles bind, one tool name per line.
   menu [--folder F]            Print the planner's system prompt and its size.
+${BUNDLE_USAGE}
+  ${PLAN_USAGE}
   --stdio                      Start the language server on standard input and output.
 
 With no skill in the folders, expand and menu use the three built-in skills.`;
@@ -106,17 +110,22 @@ export async function runCli(args: readonly string[], out = (line: string) => co
         return await expand(rest, out, err);
       case "menu":
         return await menu(rest, out);
+      case "export":
+      case "import":
+        return await runBundleCli(args, out, err);
+      case "plan":
+        return await runPlanCli(rest);
       case "--help":
       case "-h":
       case "help":
-        out(USAGE);
+        out(USAGE());
         return 0;
       default:
         throw new UsageError(command === undefined ? "No command given." : `Unknown command "${command}".`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      err(`skill-lsp: ${error.message}\n\n${USAGE}`);
+      err(`skill-lsp: ${error.message}\n\n${USAGE()}`);
       return 2;
     }
     throw error;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { isMap, isScalar, parseDocument, stringify } from "yaml";
-import { applyEdits } from "./mentions.js";
+import { applyEdits, scanMentions, type MentionToken } from "./mentions.js";
 import { isRefusal, type Namespace, type Refusal } from "./namespace.js";
 import { MAX_SKILL_CHARS, parseSkillFile, SKILL_SUFFIX, unreadableReason, type SkillFile } from "./skillFile.js";
 import { handleProblem, makeSlug, slugKey, titleFromHandle } from "./slug.js";
@@ -60,16 +60,25 @@ export interface IncomingReview {
   readonly incoming: string;
   /** The handle it gets here. */
   readonly handle: string;
-  /** `create` a new file, or `reuse` a skill already here with identical content. */
+  /** `create` a new file, or `reuse` a skill already here with the same content (see `planImport`). */
   readonly action: "create" | "reuse";
   /** The file to create, or the file reused. */
   readonly uri: string;
   readonly title: string;
   readonly summary: string | undefined;
-  /** Why the handle changed, when it did: who holds the incoming one. */
-  readonly reslugged: string | undefined;
+  /** Why the handle changed, when it did: who holds the incoming one here. */
+  readonly takenBy: Holder | undefined;
   readonly rewrites: readonly MentionRewrite[];
 }
+
+/** Who holds a handle here, so an incoming skill had to be re-slugged. */
+export type Holder =
+  | { readonly kind: "tool"; readonly name: string }
+  | { readonly kind: "skill"; readonly uri: string }
+  /** A file whose name differs only in case: the same file on a case-insensitive disk. */
+  | { readonly kind: "file"; readonly uri: string }
+  /** A tool the bundle itself needs: a skill must not shadow it. */
+  | { readonly kind: "needed-tool" };
 
 /** A tool the bundle needs, and what this workspace has under its slug. */
 export interface ToolNeed extends BundleTool {
@@ -218,20 +227,24 @@ function closureOf(namespace: Namespace, handle: string): Closure | Refusal {
 
 /**
  * Exports a skill with its transitive @-closure as a bundle: each skill's text verbatim with its sha256, and
- * the tools the closure needs by slug and bound name. Refuses a tool, an unknown or ambiguous handle, and a
- * closure with a dangling mention.
+ * the tools the closure needs by slug and bound name. Refuses a tool, an unknown or ambiguous handle, a
+ * closure with a dangling mention, and a bundle past the size an import accepts.
  */
 export function exportBundle(namespace: Namespace, handle: string): Bundle | Refusal {
   const closure = closureOf(namespace, handle);
   if (isRefusal(closure)) return closure;
   const [root] = closure.skills;
-  return {
+  const bundle: Bundle = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     root: root?.slug ?? "",
     skills: closure.skills.map((skill) => ({ handle: skill.slug, text: skill.text, sha256: sha256Hex(skill.text) })),
     tools: closure.tools.map((tool) => ({ slug: tool.slug, name: tool.name })),
   };
+  // What the other side would refuse is not worth writing.
+  const size = utf8Length(bundleText(bundle));
+  if (size > MAX_BUNDLE_BYTES) return refuse(`@${bundle.root} with its ${bundle.skills.length} skills makes a ${megabytes(size)} MB bundle; a bundle is at most ${megabytes(MAX_BUNDLE_BYTES)} MB.`);
+  return bundle;
 }
 
 /** A bundle's file text: stable, pretty JSON with a final newline (no timestamp, so one closure gives one file). */
@@ -308,8 +321,8 @@ export function validateBundle(value: unknown, closed: boolean): Bundle | Refusa
 
   const tools: BundleTool[] = [];
   const toolSlugs = new Set<string>();
-  const rawTools = value.tools ?? [];
-  if (!Array.isArray(rawTools)) return refuse(`"tools" must be a list of { "slug", "name" }.`);
+  const rawTools = value.tools;
+  if (!Array.isArray(rawTools)) return refuse(`"tools" must be a list of { "slug", "name" } (empty when the skills mention no tool).`);
   for (const [index, entry] of rawTools.entries()) {
     const where = `tools[${index}]`;
     if (!isRecord(entry)) return refuse(`${where} must be an object with "slug" and "name".`);
@@ -342,70 +355,104 @@ export function validateBundle(value: unknown, closed: boolean): Bundle | Refusa
 interface Incoming {
   readonly skill: BundleSkill;
   readonly file: SkillFile;
+  readonly content: Content;
 }
 
-/** A candidate for reuse: an existing skill whose text is the incoming one's with some bundle mentions re-slugged. */
+/** A candidate for reuse: an existing skill whose content is the incoming one's with some bundle mentions re-slugged. */
 interface Candidate {
   readonly existing: SkillFile;
-  /** Incoming handle → the slug it must get here for the texts to be equal (the candidate's own included). */
+  /** Incoming handle → the slug it must get here for the contents to be equal (the candidate's own included). */
   readonly needs: ReadonlyMap<string, string>;
 }
 
-/** A text with its mentions cut out: two skills that can be equal up to re-slugging share it. */
-function skeleton(file: SkillFile): string {
-  const parts: string[] = [];
-  let cursor = 0;
-  for (const mention of file.mentions) {
-    parts.push(file.text.slice(cursor, mention.start));
-    cursor = mention.end;
-  }
-  parts.push(file.text.slice(cursor));
-  return JSON.stringify(parts);
+/**
+ * A skill's content, as the planner and the editor see it, with its mentions cut out: the summary, the body, the
+ * flags and the routing lists. Two skills that can be equal up to re-slugging share the key; YAML spelling
+ * (quotes, key order, an explicit default) does not count, so an Agent Skills round trip is recognised.
+ */
+interface Content {
+  readonly key: string;
+  /** The summary's mentions, then the body's, as the parser finds them. */
+  readonly mentions: readonly MentionToken[];
 }
 
-/** What `existing` needs of the handle map for `incoming`'s rewritten text to equal it; undefined when nothing can. */
-function reuseNeeds(incoming: Incoming, existing: SkillFile, bundleHandles: ReadonlySet<string>): Map<string, string> | undefined {
+function contentOf(file: SkillFile): Content {
+  const summary = file.summary ?? "";
+  const inSummary = scanMentions(summary).mentions;
+  const inBody = scanMentions(file.body).mentions;
+  const holes = (text: string, mentions: readonly MentionToken[]) => {
+    const parts: string[] = [];
+    let cursor = 0;
+    for (const mention of mentions) {
+      parts.push(text.slice(cursor, mention.start));
+      cursor = mention.end;
+    }
+    parts.push(text.slice(cursor));
+    return parts;
+  };
+  const key = JSON.stringify([
+    file.summary === undefined,
+    holes(summary, inSummary),
+    holes(file.body, inBody),
+    file.enabled,
+    file.advertised,
+    file.examples.map((entry) => entry.text),
+    file.nearMisses.map((entry) => entry.text),
+  ]);
+  return { key, mentions: [...inSummary, ...inBody] };
+}
+
+/** The title an incoming skill would show under `slug`, compared with an existing skill's: a default title follows the handle. */
+function sameTitle(incoming: SkillFile, existing: SkillFile): boolean {
+  return incoming.title === existing.title || (incoming.title === titleFromHandle(incoming.slug) && existing.title === titleFromHandle(existing.slug));
+}
+
+/** What `existing` needs of the handle map for `incoming`, once rewritten, to hold the same content; undefined when nothing can. */
+function reuseNeeds(incoming: Incoming, existing: SkillFile, existingContent: Content, bundleHandles: ReadonlySet<string>): Map<string, string> | undefined {
+  if (!sameTitle(incoming.file, existing)) return undefined;
   const needs = new Map<string, string>([[incoming.skill.handle, existing.slug]]);
-  const theirs = existing.mentions;
-  for (const [index, ours] of incoming.file.mentions.entries()) {
+  const theirs = existingContent.mentions;
+  const ours = incoming.content.mentions;
+  if (theirs.length !== ours.length) return undefined;
+  for (const [index, mine] of ours.entries()) {
     const other = theirs[index];
     if (!other) return undefined;
-    if (!bundleHandles.has(ours.slug)) {
-      if (other.written !== ours.written) return undefined;
+    if (!bundleHandles.has(mine.slug)) {
+      if (other.written !== mine.written) return undefined;
       continue;
     }
     // A kept handle keeps its spelling; a re-slugged one is written `@new`, lower-case.
     const slug = other.slug;
-    if (slug === ours.slug ? other.written !== ours.written : other.written !== slug) return undefined;
-    const wanted = needs.get(ours.slug);
+    if (slug === mine.slug ? other.written !== mine.written : other.written !== slug) return undefined;
+    const wanted = needs.get(mine.slug);
     if (wanted !== undefined && wanted !== slug) return undefined;
-    needs.set(ours.slug, slug);
+    needs.set(mine.slug, slug);
   }
-  return theirs.length === incoming.file.mentions.length ? needs : undefined;
+  return needs;
 }
 
 /**
- * Which incoming skills can reuse a skill already here. A skill is reused when an existing one holds exactly the
- * text it would be written with, which depends on the handles its mentions get; so candidates are pruned until
- * every need is met by a surviving candidate, then chosen greedily (its own handle first), each choice taking
- * the choices it forces with it. An existing skill is reused at most once.
+ * Which incoming skills can reuse a skill already here. A skill is reused when an existing one holds the content
+ * it would be written with, which depends on the handles its mentions get; so candidates are pruned until
+ * every need is met by a surviving candidate, then chosen together, group by group, to reuse as many skills as
+ * possible (a skill's own handle preferred). An existing skill is reused at most once.
  */
 function chooseReuse(incoming: readonly Incoming[], namespace: Namespace): Map<string, SkillFile> {
   const bundleHandles = new Set(incoming.map((entry) => entry.skill.handle));
-  const bySkeleton = new Map<string, SkillFile[]>();
+  const byContent = new Map<string, { readonly existing: SkillFile; readonly content: Content }[]>();
   for (const existing of namespace.skills()) {
     // Only a skill that alone and unambiguously holds its slug can stand in for an incoming one.
     if (!existing.validHandle || namespace.tool(existing.slug) || namespace.claimants(existing.slug).length !== 1) continue;
-    const key = skeleton(existing);
-    const list = bySkeleton.get(key) ?? [];
-    list.push(existing);
-    bySkeleton.set(key, list);
+    const content = contentOf(existing);
+    const list = byContent.get(content.key) ?? [];
+    list.push({ existing, content });
+    byContent.set(content.key, list);
   }
   const domains = new Map<string, Candidate[]>();
   for (const entry of incoming) {
     const candidates: Candidate[] = [];
-    for (const existing of bySkeleton.get(skeleton(entry.file)) ?? []) {
-      const needs = reuseNeeds(entry, existing, bundleHandles);
+    for (const { existing, content } of byContent.get(entry.content.key) ?? []) {
+      const needs = reuseNeeds(entry, existing, content, bundleHandles);
       if (needs) candidates.push({ existing, needs });
     }
     candidates.sort((a, b) => Number(b.existing.slug === entry.skill.handle) - Number(a.existing.slug === entry.skill.handle) || a.existing.uri.localeCompare(b.existing.uri));
@@ -424,51 +471,107 @@ function chooseReuse(incoming: readonly Incoming[], namespace: Namespace): Map<s
     }
   }
 
-  const chosen = new Map<string, SkillFile>();
-  const declined = new Set<string>();
-  const taken = new Set<string>();
-  /** Tries `first` for its handle and everything it forces; answers the added choices, or undefined on a conflict. */
-  const attempt = (handle: string, first: Candidate): Map<string, SkillFile> | undefined => {
-    const trial = new Map<string, SkillFile>();
-    const used = new Set<string>();
-    const pending: [string, Candidate][] = [[handle, first]];
-    while (pending.length > 0) {
-      const [next, candidate] = pending.pop() ?? [handle, first];
-      const already = chosen.get(next) ?? trial.get(next);
-      if (already) {
-        if (already.uri !== candidate.existing.uri) return undefined;
-        continue;
-      }
-      if (declined.has(next) || taken.has(candidate.existing.uri) || used.has(candidate.existing.uri)) return undefined;
-      trial.set(next, candidate.existing);
-      used.add(candidate.existing.uri);
-      for (const [needed, slug] of candidate.needs) {
-        if (needed === next) continue;
-        const forced = domains.get(needed)?.find((other) => other.existing.slug === slug);
-        if (!forced) return undefined;
-        pending.push([needed, forced]);
-      }
-    }
-    return trial;
+  // Skills tied by a need or by a shared candidate must be chosen together; the others are independent.
+  const parent = new Map<string, string>([...domains.keys()].map((handle) => [handle, handle]));
+  const find = (handle: string): string => {
+    let root = handle;
+    while (parent.get(root) !== root) root = parent.get(root) ?? root;
+    parent.set(handle, root);
+    return root;
   };
-  for (const entry of incoming) {
-    const handle = entry.skill.handle;
-    if (chosen.has(handle)) continue;
-    let trial: Map<string, SkillFile> | undefined;
-    for (const candidate of domains.get(handle) ?? []) {
-      trial = attempt(handle, candidate);
-      if (trial) break;
-    }
-    if (!trial) {
-      declined.add(handle);
-      continue;
-    }
-    for (const [chosenHandle, existing] of trial) {
-      chosen.set(chosenHandle, existing);
-      taken.add(existing.uri);
+  const byUri = new Map<string, string>();
+  for (const [handle, candidates] of domains) {
+    for (const candidate of candidates) {
+      for (const needed of candidate.needs.keys()) parent.set(find(needed), find(handle));
+      const other = byUri.get(candidate.existing.uri);
+      if (other === undefined) byUri.set(candidate.existing.uri, handle);
+      else parent.set(find(other), find(handle));
     }
   }
+  const groups = new Map<string, string[]>();
+  for (const { skill } of incoming) {
+    if (!domains.has(skill.handle)) continue;
+    const root = find(skill.handle);
+    groups.set(root, [...(groups.get(root) ?? []), skill.handle]);
+  }
+  const chosen = new Map<string, SkillFile>();
+  for (const group of groups.values()) for (const [handle, existing] of mostReuse(group, domains)) chosen.set(handle, existing);
   return chosen;
+}
+
+/** Search steps per group before the best choice found so far is taken: ample for any real bundle. */
+const REUSE_SEARCH_BUDGET = 20_000;
+
+/**
+ * The choice of candidates for one group that reuses the most skills: a depth-first search in bundle order,
+ * each skill's candidates in preference order and then "create it", pruned when it cannot beat the best so far
+ * and stopped when everything is reused. Iterative, so a long chain cannot overflow the stack.
+ */
+function mostReuse(order: readonly string[], domains: ReadonlyMap<string, readonly Candidate[]>): Map<string, SkillFile> {
+  const assigned = new Map<string, Candidate | null>();
+  const used = new Set<string>();
+  let count = 0;
+  let best = new Map<string, SkillFile>();
+  /** Whether an already chosen skill's text only matches if `handle` is reused too. */
+  const required = (handle: string) => [...assigned].some(([other, choice]) => other !== handle && choice !== null && choice.needs.has(handle));
+  const consistent = (handle: string, candidate: Candidate) => {
+    if (used.has(candidate.existing.uri)) return false;
+    for (const [needed, slug] of candidate.needs) {
+      if (needed === handle) continue;
+      const choice = assigned.get(needed);
+      if (choice === null || (choice !== undefined && choice.existing.slug !== slug)) return false;
+    }
+    for (const [other, choice] of assigned) {
+      const wanted = other === handle ? undefined : choice?.needs.get(handle);
+      if (wanted !== undefined && wanted !== candidate.existing.slug) return false;
+    }
+    return true;
+  };
+  const optionsFor = (handle: string): (Candidate | null)[] => {
+    const options: (Candidate | null)[] = (domains.get(handle) ?? []).filter((candidate) => consistent(handle, candidate));
+    if (!required(handle)) options.push(null);
+    return options;
+  };
+  const stack: { options: (Candidate | null)[]; next: number }[] = [{ options: optionsFor(order[0] ?? ""), next: 0 }];
+  for (let budget = REUSE_SEARCH_BUDGET; stack.length > 0 && budget > 0; budget--) {
+    const depth = stack.length - 1;
+    const frame = stack[depth];
+    const handle = order[depth] ?? "";
+    const previous = assigned.get(handle);
+    if (previous !== undefined) {
+      assigned.delete(handle);
+      if (previous !== null) {
+        used.delete(previous.existing.uri);
+        count--;
+      }
+    }
+    if (!frame || frame.next >= frame.options.length || count + (order.length - depth) <= best.size) {
+      stack.pop();
+      continue;
+    }
+    const choice = frame.options[frame.next++] ?? null;
+    assigned.set(handle, choice);
+    if (choice !== null) {
+      used.add(choice.existing.uri);
+      count++;
+    }
+    if (depth + 1 < order.length) {
+      stack.push({ options: optionsFor(order[depth + 1] ?? ""), next: 0 });
+    } else if (count > best.size) {
+      best = new Map([...assigned].flatMap(([chosenHandle, chosenCandidate]) => (chosenCandidate ? [[chosenHandle, chosenCandidate.existing] as const] : [])));
+      if (best.size === order.length) break;
+    }
+  }
+  return best;
+}
+
+function holderOf(namespace: Namespace, slug: string, toolSlugs: ReadonlySet<string>, uri: string): Holder {
+  const tool = namespace.tool(slug);
+  if (tool) return { kind: "tool", name: tool.name };
+  const skill = namespace.claimants(slug)[0];
+  if (skill) return { kind: "skill", uri: skill.uri };
+  if (toolSlugs.has(slug)) return { kind: "needed-tool" };
+  return { kind: "file", uri: [...namespace.skills()].find((other) => other.uri.toLowerCase() === uri.toLowerCase())?.uri ?? uri };
 }
 
 function folderUri(target: string): string | Refusal {
@@ -478,10 +581,11 @@ function folderUri(target: string): string | Refusal {
 
 /**
  * Plans importing a bundle into the folder `targetFolderUri`: the review to show, and the files to create if
- * the user accepts (nothing is written here). Each incoming skill either reuses a skill already here with
- * identical content, or is created under its own handle, or, when a tool, a skill or a file holds that handle,
- * under the next minted one (`-2`, `-3`, …); every mention of a re-slugged skill inside the bundle is rewritten
- * to follow it, so the imported closure has no dangling mention. A mention the bundle neither ships nor lists as
+ * the user accepts (nothing is written here). Each incoming skill either reuses a skill already here with the
+ * same content (title, summary, flags, examples, near-misses and body, its mentions following any re-slugging;
+ * YAML spelling aside), or is created under its own handle, or, when a tool, a skill or a file holds that
+ * handle, under the next minted one (`-2`, `-3`, …); every mention of a re-slugged skill inside the bundle is
+ * rewritten to follow it, so the imported closure has no dangling mention. A mention the bundle neither ships nor lists as
  * a tool, and that names nothing here (only possible in a bundle built from Agent Skills folders), is escaped as
  * `\@` so it reads as text. The review lists the tools the closure needs and which of them this workspace lacks.
  */
@@ -492,7 +596,10 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
   const checked = validateBundle(bundle, false);
   if (isRefusal(checked)) return checked;
   const uriOf = (handle: string) => `${folder}${handle}${SKILL_SUFFIX}`;
-  const incoming: Incoming[] = checked.skills.map((skill) => ({ skill, file: parseSkillFile(uriOf(skill.handle), skill.text) }));
+  const incoming: Incoming[] = checked.skills.map((skill) => {
+    const file = parseSkillFile(uriOf(skill.handle), skill.text);
+    return { skill, file, content: contentOf(file) };
+  });
   const bundleHandles = new Set(incoming.map((entry) => entry.skill.handle));
   const toolSlugs = new Set(checked.tools.map((tool) => tool.slug));
 
@@ -505,7 +612,7 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
   const reserved = new Set<string>();
   const isTaken = (slug: string) => namespace.isTaken(slug) || reserved.has(slug) || toolSlugs.has(slug) || occupied.has(uriOf(slug).toLowerCase());
   // Skills that keep their handle go first, so a minted `-2` never pushes a bundle's own `x-2` aside.
-  const reasons = new Map<string, string>();
+  const reasons = new Map<string, Holder>();
   for (const { skill } of incoming) {
     if (target.has(skill.handle) || isTaken(skill.handle)) continue;
     target.set(skill.handle, skill.handle);
@@ -513,8 +620,7 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
   }
   for (const { skill } of incoming) {
     if (target.has(skill.handle)) continue;
-    const holder = namespace.describeHolder(skill.handle) ?? (toolSlugs.has(skill.handle) ? "a tool the bundle needs" : `the file ${uriOf(skill.handle)}`);
-    reasons.set(skill.handle, `@${skill.handle} is taken here by ${holder}`);
+    reasons.set(skill.handle, holderOf(namespace, skill.handle, toolSlugs, uriOf(skill.handle)));
     const minted = makeSlug(skill.handle, isTaken);
     target.set(skill.handle, minted);
     reserved.add(minted);
@@ -548,7 +654,7 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
       uri: existing?.uri ?? uriOf(handle),
       title: file.title,
       summary: file.summary,
-      reslugged: existing ? undefined : reasons.get(skill.handle),
+      takenBy: existing ? undefined : reasons.get(skill.handle),
       rewrites,
     });
   }
@@ -577,10 +683,17 @@ export function reviewLines(review: ImportReview, show: (uri: string) => string 
   for (const skill of review.skills) {
     const name = skill.handle === skill.incoming ? `@${skill.handle}` : `@${skill.incoming} → @${skill.handle}`;
     if (skill.action === "reuse") {
-      lines.push(`  = ${name}: already here with identical content (${show(skill.uri)}); reused.`);
+      lines.push(`  = ${name}: already here with the same content (${show(skill.uri)}); reused.`);
       continue;
     }
-    lines.push(`  + ${name}: new file ${show(skill.uri)}${skill.reslugged ? ` (${skill.reslugged})` : ""}.`);
+    const holder = skill.takenBy;
+    const why =
+      holder === undefined
+        ? ""
+        : ` (@${skill.incoming} is taken here by ${
+            holder.kind === "tool" ? `the tool ${holder.name}` : holder.kind === "skill" ? `the skill ${show(holder.uri)}` : holder.kind === "file" ? `the file ${show(holder.uri)}` : "a tool the bundle needs"
+          })`;
+    lines.push(`  + ${name}: new file ${show(skill.uri)}${why}.`);
     for (const rewrite of skill.rewrites) {
       const at = `${rewrite.position.line + 1}:${rewrite.position.character + 1}`;
       lines.push(rewrite.kind === "rename" ? `      ${at} ${rewrite.from} → ${rewrite.to}` : `      ${at} ${rewrite.from} names nothing here: kept as text, ${rewrite.to}`);
@@ -746,21 +859,23 @@ export function exportAgentSkills(namespace: Namespace, handle: string): AgentSk
 }
 
 /**
- * Skills read from Agent Skills folders as one bundle to import (the first is the root). Their tools are the
- * ones they declared, less any that names one of them. The bundle need not be closed: `planImport` escapes a
- * mention that names nothing.
+ * Skills read from Agent Skills folders as one bundle to import; the root is the first that no other mentions.
+ * Its tools are the ones they declared, less any that names one of them. The bundle need not be closed:
+ * `planImport` escapes a mention that names nothing.
  */
 export function bundleFromAgentSkills(skills: readonly IncomingSkill[]): Bundle | Refusal {
-  const first = skills[0];
-  if (!first) return refuse("There is no Agent Skill to import: a folder needs a SKILL.md, or subfolders that each hold one.");
+  if (skills.length === 0) return refuse("There is no Agent Skill to import: a folder needs a SKILL.md, or subfolders that each hold one.");
   const handles = new Set(skills.map((skill) => skill.handle));
+  // The root is the skill no other one mentions: what the user meant to share.
+  const mentioned = new Set(skills.flatMap((skill) => parseSkillFile(`file:///agent/${skill.handle}${SKILL_SUFFIX}`, skill.text).mentions.filter((mention) => mention.slug !== skill.handle).map((mention) => mention.slug)));
+  const root = skills.find((skill) => !mentioned.has(skill.handle)) ?? skills[0];
   const tools = new Map<string, BundleTool>();
   for (const skill of skills) for (const tool of skill.tools) if (!handles.has(tool.slug) && !tools.has(tool.slug)) tools.set(tool.slug, tool);
   return validateBundle(
     {
       format: BUNDLE_FORMAT,
       version: BUNDLE_VERSION,
-      root: first.handle,
+      root: root?.handle ?? "",
       skills: skills.map((skill) => ({ handle: skill.handle, text: skill.text, sha256: sha256Hex(skill.text) })),
       tools: [...tools.values()],
     },

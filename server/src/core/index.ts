@@ -9,3 +9,4 @@ export * from "./slug.js";
 export * from "./text.js";
 export * from "./tools.js";
 export * from "./builtins.js";
+export * from "./bundle.js";

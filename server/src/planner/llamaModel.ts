@@ -93,13 +93,14 @@ async function sharedLlama(nlc: NodeLlamaCpp, gpu: "auto" | false, threads: numb
   let entry = sharedLlamas.get(key);
   if (!entry) {
     entry = (async () => {
-      const shared: SharedLlama = { llama: undefined as never, recentLogs: [], onLog: undefined };
+      // The logger exists before the binding does, so it writes to this holder that becomes the entry.
+      const logs: Omit<SharedLlama, "llama"> = { recentLogs: [], onLog: undefined };
       const logger = (level: import("node-llama-cpp").LlamaLogLevel, message: string) => {
         const line = message.trim();
         if (line === "") return;
-        shared.recentLogs.push(line);
-        if (shared.recentLogs.length > RECENT_LOG_LINES) shared.recentLogs.shift();
-        shared.onLog?.(String(level), line);
+        logs.recentLogs.push(line);
+        if (logs.recentLogs.length > RECENT_LOG_LINES) logs.recentLogs.shift();
+        logs.onLog?.(String(level), line);
       };
       const options = { build: "never", maxThreads: threads, logLevel: nlc.LlamaLogLevel.warn, logger, progressLogs: false } as const;
       let llama: Llama;
@@ -110,12 +111,22 @@ async function sharedLlama(nlc: NodeLlamaCpp, gpu: "auto" | false, threads: numb
         if (gpu === false) throw error;
         llama = await nlc.getLlama({ ...options, gpu: false });
       }
-      return Object.assign(shared, { llama });
+      return Object.assign(logs, { llama });
     })();
     sharedLlamas.set(key, entry);
     entry.catch(() => sharedLlamas.delete(key));
   }
   return entry;
+}
+
+/**
+ * The process-wide llama.cpp binding that planner models with these settings use (made once: it takes seconds).
+ * For callers that need the binding itself, such as a test loading the same file to compare tokenizers.
+ */
+export async function llamaBinding(options: { readonly gpu?: "auto" | false; readonly threads?: number } = {}): Promise<Llama> {
+  const nlc: NodeLlamaCpp = await import("node-llama-cpp");
+  const threads = options.threads && options.threads > 0 ? Math.floor(options.threads) : availableParallelism();
+  return (await sharedLlama(nlc, options.gpu ?? "auto", threads)).llama;
 }
 
 /** `~/x` → the home folder; a relative path → absolute from the working folder. */

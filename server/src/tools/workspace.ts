@@ -34,8 +34,8 @@ export interface WalkedFile {
 }
 
 /**
- * Lists the files below a folder, skipping `node_modules` and `.git`, following no symbolic link out of the
- * folder, stopping at {@link MAX_WALKED_FILES} or when the signal aborts.
+ * Lists the files below a folder, skipping `node_modules`, `.git` and symbolic links (so a walk never leaves
+ * the folder), stopping at {@link MAX_WALKED_FILES} or when the signal aborts.
  */
 export async function walkFiles(folder: string, signal?: AbortSignal): Promise<WalkedFile[]> {
   const root = path.resolve(folder);

@@ -1,5 +1,8 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
+// Other extensions may register token providers for every language, so the legend command can answer theirs:
+// decode with the server's own legend.
+import { TOKEN_TYPES } from "../../../shared/protocol.js";
 
 const EXTENSION_ID = "skill-lsp.skill-lsp";
 
@@ -40,6 +43,7 @@ async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): P
 function codesOf(uri: vscode.Uri): string[] {
   return vscode.languages
     .getDiagnostics(uri)
+    .filter((diagnostic) => diagnostic.source === "skill")
     .map((diagnostic) => (typeof diagnostic.code === "object" ? String(diagnostic.code.value) : String(diagnostic.code)))
     .sort();
 }
@@ -61,8 +65,9 @@ suite("skill-lsp in VS Code", () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is installed`);
     await extension.activate();
+    // Code lenses are computed for documents the editor has loaded; the server is up once it answers one.
+    await openSkill("skills/builtin/fetch-file.skill.md");
     await openSkill("skills/builtin/search-info.skill.md");
-    // The language server is up once it has answered a request that needs the index.
     await eventually(async () => {
       const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", fileUri("skills/builtin/fetch-file.skill.md"));
       assert.match(lenses[0]?.command?.title ?? "", /references · binds list_devices, find_file/);
@@ -90,14 +95,13 @@ suite("skill-lsp in VS Code", () => {
 
   test("colours mentions through semantic tokens", async () => {
     const editor = await openSkill("skills/builtin/search-info.skill.md");
-    const legend = await vscode.commands.executeCommand<vscode.SemanticTokensLegend>("vscode.provideDocumentSemanticTokensLegend", editor.document.uri);
     const tokens = await eventually(async () => {
       const result = await vscode.commands.executeCommand<vscode.SemanticTokens>("vscode.provideDocumentSemanticTokens", editor.document.uri);
       assert.ok(result && result.data.length > 0);
       return result;
     });
     const types: string[] = [];
-    for (let i = 0; i < tokens.data.length; i += 5) types.push(legend.tokenTypes[tokens.data[i + 3] ?? 0] ?? "?");
+    for (let i = 0; i < tokens.data.length; i += 5) types.push(TOKEN_TYPES[tokens.data[i + 3] ?? 0] ?? "?");
     assert.deepEqual(types, ["toolMention", "skillMention", "toolMention"]);
   });
 
