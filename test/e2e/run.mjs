@@ -100,6 +100,9 @@ const NOISE = [
   /^Creating a socket \(renderer-/,
   /^\[reconnection-grace-time\]/,
   /^Creation of workbench contribution '.*' took \d+ms/,
+  // The workbench stopping the extension host once the suite is done.
+  /^Canceled: Canceled: Canceled/,
+  /^No search provider registered for scheme/,
 ];
 
 const say = (msg) => process.stderr.write(`[e2e] ${msg}\n`);
@@ -136,7 +139,39 @@ async function main(argv) {
   }
 
   const started = Date.now();
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  let settle;
+  /** @type {Promise<{ code: number, reason?: string }>} */
+  const outcome = new Promise((resolve) => (settle = resolve));
+  const what = opts.ui ? 'UI test' : 'suite';
+  const timer = setTimeout(
+    () => settle({ code: 1, reason: `timed out after ${opts.timeout} s waiting for the ${what} to finish` }),
+    opts.timeout * 1000,
+  );
+  let page;
+  const streams = [];
   try {
+    launch().catch((error) => settle({ code: 1, reason: error.stack ?? error.message }));
+    const result = await outcome;
+    clearTimeout(timer);
+    if (result.reason && artifacts && page) {
+      await page.screenshot({ path: path.join(artifacts, 'failure.png') }).catch(() => {});
+    }
+    for (const stream of streams) stream.end();
+    if (result.reason) {
+      say(`FAILED after ${elapsed()}: ${result.reason}`);
+      if (server) say(`server log (${server.logFile}), last lines:\n${tail(server.logFile, 25)}`);
+      if (artifacts) say(`artifacts in ${artifacts}`);
+    } else {
+      say(`${what} exited with code ${result.code} after ${elapsed()}`);
+    }
+    return result.code;
+  } finally {
+    await cleanup();
+  }
+
+  /** Starts everything; the outcome comes from VS Code, the UI module, the timer or a crash. */
+  async function launch() {
     for (const vsix of opts.installVsix) {
       say(`installing ${path.basename(vsix)}`);
       installVsix({ install, stateDir, vsix });
@@ -144,7 +179,8 @@ async function main(argv) {
     // An empty gallery keeps the workbench from querying open-vsx.org, which tests must not depend on.
     const serverEnv = { EXTENSIONS_GALLERY: '{}', ...opts.env };
     server = await startServer({ install, stateDir, logFile, env: serverEnv });
-    say(`server on ${server.url} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    say(`server on ${server.url} after ${elapsed()}`);
+    server.exited.then((code) => settle({ code: 1, reason: `the VS Code server exited (code ${code})` }));
 
     const payload = [];
     if (opts.extension) payload.push(['extensionDevelopmentPath', remoteUri(server, opts.extension)]);
@@ -152,62 +188,37 @@ async function main(argv) {
     if (Object.keys(opts.env).length) payload.push(['extensionEnvironment', JSON.stringify(opts.env)]);
 
     browser = await launchChromium(install, { headless: !opts.headed });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const browserLog = artifacts ? fs.createWriteStream(path.join(artifacts, 'browser-console.log')) : undefined;
-    page.on('console', (message) => browserLog?.write(`[${message.type()}] ${message.text()}\n`));
-    page.on('pageerror', (error) => browserLog?.write(`[pageerror] ${error.stack ?? error.message}\n`));
-
-    let settle;
-    const outcome = new Promise((resolve) => (settle = resolve));
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('crash', () => settle({ code: 1, reason: 'the browser page crashed' }));
-    server.exited.then((code) => settle({ code: 1, reason: `the VS Code server exited (code ${code})` }));
-    const timer = setTimeout(
-      () => settle({ code: 1, reason: `timed out after ${opts.timeout} s`, timedOut: true }),
-      opts.timeout * 1000,
-    );
+    const browserLog = artifacts && fs.createWriteStream(path.join(artifacts, 'browser-console.log'));
+    const outputLog = artifacts && fs.createWriteStream(path.join(artifacts, 'vscode-output.log'));
+    if (browserLog && outputLog) {
+      streams.push(browserLog, outputLog);
+      page.on('console', (message) => browserLog.write(`[${message.type()}] ${message.text()}\n`));
+      page.on('pageerror', (error) => browserLog.write(`[pageerror] ${error.stack ?? error.message}\n`));
+    }
 
     // The extension host's console and the workbench's log, as the suite runs.
-    const outputLog = artifacts ? fs.createWriteStream(path.join(artifacts, 'vscode-output.log')) : undefined;
     await page.exposeFunction('codeAutomationLog', (level, message) => {
       // Console-style arguments: a format string and its values (mocha's reporter uses %s and %d).
       const text = Array.isArray(message) ? format(...message) : String(message);
       const line = level === 'error' || level === 'warn' ? `[${level}] ${text}\n` : `${text}\n`;
-      outputLog?.write(line);
+      if (outputLog) outputLog.write(line);
       if (opts.verbose || !NOISE.some((pattern) => pattern.test(text))) process.stdout.write(line);
     });
+    // Called when the extension host ends: with the suite's exit code, and the workbench's log files.
     await page.exposeFunction('codeAutomationExit', (code, logs) => {
       if (artifacts && Array.isArray(logs)) saveWorkbenchLogs(path.join(artifacts, 'vscode-logs'), logs);
       settle({ code: Number(code) });
     });
 
-    const url = workbenchUrl(server, { folder: opts.workspace, payload });
-    await page.goto(url, { waitUntil: 'domcontentloaded' });
-
+    await page.goto(workbenchUrl(server, { folder: opts.workspace, payload }), { waitUntil: 'domcontentloaded' });
     if (opts.ui) {
       runUi(page, opts, artifacts).then(
         () => settle({ code: 0 }),
         (error) => settle({ code: 1, reason: `UI test failed: ${error.stack ?? error.message}` }),
       );
     }
-
-    const result = await outcome;
-    clearTimeout(timer);
-    if (result.reason && artifacts) {
-      await page.screenshot({ path: path.join(artifacts, 'failure.png') }).catch(() => {});
-    }
-    browserLog?.end();
-    outputLog?.end();
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (result.reason) {
-      say(`FAILED: ${result.reason} (${seconds} s)`);
-      say(`server log (${server.logFile}), last lines:\n${tail(server.logFile, 25)}`);
-      if (artifacts) say(`artifacts in ${artifacts}`);
-    } else {
-      say(`${opts.ui ? 'UI test' : 'suite'} exited with code ${result.code} after ${seconds} s`);
-    }
-    return result.code;
-  } finally {
-    await cleanup();
   }
 }
 

@@ -316,6 +316,11 @@ describe("rename over stdio", () => {
     for (const change of textEdits) for (const one of change.edits) assert.equal(one.newText, "@get-file");
     const last = changes.at(-1) as RenameFile;
     assert.deepEqual(last, { kind: "rename", oldUri: uri("skills/builtin/fetch-file.skill.md"), newUri: uri("skills/builtin/get-file.skill.md"), options: { overwrite: false, ignoreIfExists: false } });
+    // When the client applies that file rename it asks again: the text edits are already in the edit, so no second cascade.
+    const again = await client.connection.sendRequest(WillRenameFilesRequest.type, { files: [{ oldUri: last.oldUri, newUri: last.newUri }] });
+    assert.equal(again, null);
+    const explorer = (await client.connection.sendRequest(WillRenameFilesRequest.type, { files: [{ oldUri: last.oldUri, newUri: last.newUri }] })) as WorkspaceEdit;
+    assert.equal(explorer.documentChanges?.length, 3, "a later rename of the same file in the explorer cascades");
   });
 
   it("refuses an invalid or taken name and says why", async () => {

@@ -16,6 +16,7 @@ import {
   type Connection,
   type InitializeParams,
   type InitializeResult,
+  type WorkspaceEdit,
   type WorkspaceDocumentDiagnosticReport,
 } from "vscode-languageserver/node.js";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -42,6 +43,9 @@ import { codeLenses, definition, documentSymbols, hover, references, workspaceSy
 import { prepareRename, rename, willRenameFiles } from "../service/rename.js";
 import * as requests from "../service/requests.js";
 import { semanticTokens } from "../service/semanticTokens.js";
+
+/** How long a rename this server answered is expected to come back as a file rename from the client. */
+const EXPECTED_RENAME_MS = 60_000;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
@@ -71,6 +75,7 @@ export class SkillServer {
   #pendingFlush: NodeJS.Timeout | undefined;
   #othersChanged = false;
   readonly #changeWaiters: (() => void)[] = [];
+  readonly #expectedRenames = new Map<string, number>();
   #pendingPush = new Set<string>();
   readonly #resultIds = new Map<string, string>();
   #nextResultId = 0;
@@ -128,11 +133,15 @@ export class SkillServer {
         if (isRefusal(prepared)) throw refusalError(prepared);
         const edit = rename(this.#namespace, prepared.placeholder, params.newName, this.#versionOf);
         if (isRefusal(edit)) throw refusalError(edit);
+        this.#expectFileRenames(edit);
         return edit;
       }),
     );
     connection.workspace.onWillRenameFiles((params) => {
-      const files = params.files.map((file) => ({ oldUri: canonicalUri(file.oldUri), newUri: canonicalUri(file.newUri) }));
+      // A rename this server planned already carries its text edits: cascading again would edit stale text.
+      const files = params.files
+        .map((file) => ({ oldUri: canonicalUri(file.oldUri), newUri: canonicalUri(file.newUri) }))
+        .filter((file) => !this.#takeExpectedRename(file.oldUri, file.newUri));
       const edit = willRenameFiles(this.#namespace, files, this.#versionOf);
       if (isRefusal(edit)) {
         void connection.window.showWarningMessage(edit.refused);
@@ -198,6 +207,7 @@ export class SkillServer {
       if (!skill) throw new ResponseError(ErrorCodes.InvalidParams, "This file is not a skill.");
       const edit = rename(this.#namespace, skill.slug, params.newName, this.#versionOf);
       if (isRefusal(edit)) throw refusalError(edit);
+      this.#expectFileRenames(edit);
       return edit;
     });
     connection.onRequest(SkillAtRequest, (params) => requests.skillAt(this.#namespace, canonicalUri(params.uri)));
@@ -375,6 +385,22 @@ export class SkillServer {
       this.#resultIds.set(uri, id);
     }
     return id;
+  }
+
+  /** Remembers the file renames inside an edit this server answered, for a short while. */
+  #expectFileRenames(edit: WorkspaceEdit): void {
+    const now = Date.now();
+    for (const [key, at] of this.#expectedRenames) if (now - at > EXPECTED_RENAME_MS) this.#expectedRenames.delete(key);
+    for (const change of edit.documentChanges ?? []) {
+      if ("kind" in change && change.kind === "rename") this.#expectedRenames.set(`${change.oldUri} ${change.newUri}`, now);
+    }
+  }
+
+  #takeExpectedRename(oldUri: string, newUri: string): boolean {
+    const key = `${oldUri} ${newUri}`;
+    const at = this.#expectedRenames.get(key);
+    this.#expectedRenames.delete(key);
+    return at !== undefined && Date.now() - at <= EXPECTED_RENAME_MS;
   }
 
   readonly #versionOf = (uri: string): number | null => this.#documents.get(uri)?.version ?? null;

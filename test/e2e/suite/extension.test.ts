@@ -107,14 +107,17 @@ suite("skill-lsp in VS Code", () => {
 
   test("shows a dangling mention in Problems and clears it when the skill is created", async () => {
     const editor = await openSkill("skills/work/triage-inbox.skill.md");
+    const original = editor.document.getText();
     await editor.edit((builder) => builder.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, "\nFinally @weekly-review."));
     await eventually(() => assert.deepEqual(codesOf(editor.document.uri), ["unknown-mention"]));
     await vscode.workspace.fs.writeFile(fileUri("skills/work/weekly-review.skill.md"), new TextEncoder().encode("---\nsummary: Review the week.\n---\nUse @calendar.\n"));
     await eventually(() => assert.deepEqual(codesOf(editor.document.uri), []));
     await vscode.workspace.fs.delete(fileUri("skills/work/weekly-review.skill.md"));
     await eventually(() => assert.deepEqual(codesOf(editor.document.uri), ["unknown-mention"]));
-    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
-    await eventually(() => assert.deepEqual(codesOf(fileUri("skills/work/triage-inbox.skill.md")), []));
+    const whole = new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length));
+    await editor.edit((builder) => builder.replace(whole, original));
+    await editor.document.save();
+    await eventually(() => assert.deepEqual(codesOf(editor.document.uri), []));
   });
 
   test("applies a quick fix", async () => {
@@ -141,14 +144,14 @@ suite("skill-lsp in VS Code", () => {
     const touched = new Set(edit.entries().map(([uri]) => uri.path.split("/").pop()));
     assert.deepEqual([...touched].sort(), ["meeting-prep.skill.md", "plan-trip.skill.md", "search-info.skill.md"]);
     assert.ok(await vscode.workspace.applyEdit(edit));
-    await vscode.workspace.saveAll(false);
+    const rewritten = ["skills/builtin/search-info.skill.md", "skills/work/meeting-prep.skill.md", "skills/home/plan-trip.skill.md"];
+    for (const file of rewritten) {
+      const document = await vscode.workspace.openTextDocument(fileUri(file));
+      assert.match(document.getText(), /@get-file/, file);
+      assert.doesNotMatch(document.getText(), /@fetch-file/, file);
+    }
     assert.ok(await exists("skills/builtin/get-file.skill.md"));
     assert.ok(!(await exists("skills/builtin/fetch-file.skill.md")));
-    for (const file of ["skills/builtin/search-info.skill.md", "skills/work/meeting-prep.skill.md", "skills/home/plan-trip.skill.md"]) {
-      const text = await read(file);
-      assert.match(text, /@get-file/);
-      assert.doesNotMatch(text, /@fetch-file/);
-    }
     await eventually(() => assert.deepEqual(codesOf(editor.document.uri), []));
 
     await vscode.window.showTextDocument(editor.document);
@@ -157,20 +160,24 @@ suite("skill-lsp in VS Code", () => {
       assert.ok(await exists("skills/builtin/fetch-file.skill.md"));
       assert.ok(!(await exists("skills/builtin/get-file.skill.md")));
       assert.match(editor.document.getText(), /@fetch-file/);
+      for (const file of rewritten) assert.doesNotMatch((await vscode.workspace.openTextDocument(fileUri(file))).getText(), /@get-file/, file);
     });
-    await vscode.workspace.saveAll(false);
+    for (const file of rewritten) await (await vscode.workspace.openTextDocument(fileUri(file))).save();
   });
 
   test("a file renamed through workspace.applyEdit triggers the cascade", async () => {
     const rename = new vscode.WorkspaceEdit();
     rename.renameFile(fileUri("skills/work/follow-up.skill.md"), fileUri("skills/work/chase-up.skill.md"));
     assert.ok(await vscode.workspace.applyEdit(rename));
-    await vscode.workspace.saveAll(false);
-    await eventually(async () => {
-      assert.match(await read("skills/work/triage-inbox.skill.md"), /@chase-up/);
-      assert.match(await read("skills.json"), /"@chase-up"/);
-    });
-    await eventually(() => assert.deepEqual(codesOf(fileUri("skills/work/triage-inbox.skill.md")), []));
+    // The cascade lands in the editor's buffers, like any refactoring: visible, undoable, saved by the user.
+    const triage = await vscode.workspace.openTextDocument(fileUri("skills/work/triage-inbox.skill.md"));
+    const config = await vscode.workspace.openTextDocument(fileUri("skills.json"));
+    assert.match(triage.getText(), /hand it to @chase-up so/);
+    assert.match(config.getText(), /"@chase-up"/);
+    assert.ok(await triage.save());
+    assert.ok(await config.save());
+    assert.match(await read("skills/work/triage-inbox.skill.md"), /@chase-up/);
+    await eventually(() => assert.deepEqual(codesOf(triage.uri), []));
   });
 
   test("New Skill mints a suffixed handle on a collision", async () => {
