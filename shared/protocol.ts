@@ -128,3 +128,44 @@ export interface RenameSkillParams {
 }
 /** The same cascade as F2, for the skill a file defines: every `@old` → `@new`, and the file's new name. */
 export const RenameSkillRequest = new RequestType<RenameSkillParams, WorkspaceEdit, void>("skill/renameSkill");
+
+/** The `skill` settings the server reads (`workspace/configuration`, or `initializationOptions.settings`). */
+export interface SkillSettings {
+  readonly model?: { readonly path?: string; readonly threads?: number; readonly contextSize?: number; readonly gpu?: "auto" | "off"; readonly idleUnloadSeconds?: number };
+  readonly tools?: { readonly notebookFile?: string; readonly memoryFile?: string; readonly calendarGlob?: string };
+}
+
+export interface RunPlanParams {
+  /** Chosen by the client: the events of this run carry it. */
+  readonly runId: string;
+  readonly request: string;
+  /** The editor's workspace trust: in a restricted workspace the planner and the tools are off. */
+  readonly trusted: boolean;
+}
+export interface RunPlanResult {
+  readonly plan: string;
+  readonly handles: readonly string[];
+  readonly tools: readonly string[];
+  readonly answer: string;
+}
+/** Plans, binds and executes a request on the local model; cancelling the request aborts generation. */
+export const RunPlanRequest = new RequestType<RunPlanParams, RunPlanResult, void>("skill/runPlan");
+
+export interface PlanEventParams {
+  readonly runId: string;
+  /** One planner event (see server/src/planner/events.ts): plain JSON with a `type`. */
+  readonly event: { readonly type: string; readonly [key: string]: unknown };
+}
+/** Streams a run's events: prompt size, plan, bound tools, each tool call and result, the answer. */
+export const PlanEventNotification = new NotificationType<PlanEventParams>("skill/planEvent");
+
+export interface PrepareModelResult {
+  readonly description: string;
+}
+/** Loads the configured model now (for exact token counts); fails with a message when none is usable. */
+export const PrepareModelRequest = new RequestType0<PrepareModelResult, void>("skill/prepareModel");
+
+/** Error code of a planner request refused because no model is configured. */
+export const NO_MODEL_ERROR = 1001;
+/** Error code of a planner request refused in a restricted workspace. */
+export const UNTRUSTED_ERROR = 1002;

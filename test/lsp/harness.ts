@@ -19,7 +19,7 @@ import {
   type Diagnostic,
   type ProtocolConnection,
 } from "vscode-languageserver-protocol/node.js";
-import { NamespaceStatusNotification, type NamespaceStatus } from "../../shared/protocol.js";
+import { NamespaceStatusNotification, type NamespaceStatus, type SkillSettings } from "../../shared/protocol.js";
 
 export const REPO = path.resolve(__dirname, "../..");
 export const SERVER = path.join(REPO, "dist/server.js");
@@ -39,6 +39,8 @@ export interface ClientOptions {
   /** Pull diagnostics (textDocument/diagnostic) when true, push (publishDiagnostics) when false. */
   readonly pull?: boolean;
   readonly folders: readonly string[];
+  /** Sent as `initializationOptions.settings` (this client answers no `workspace/configuration`). */
+  readonly settings?: SkillSettings;
 }
 
 /** A real client over stdio against the built server: requests, notifications and what the server sent back. */
@@ -112,6 +114,7 @@ export class TestClient {
       rootUri: null,
       capabilities,
       workspaceFolders: options.folders.map((folder) => ({ uri: uriOf(folder), name: path.basename(folder) })),
+      initializationOptions: options.settings ? { settings: options.settings } : undefined,
     });
     client.#indexed = client.waitFor(() => client.status !== undefined && !client.status.indexing, 20_000);
     await client.connection.sendNotification(InitializedNotification.type, {});

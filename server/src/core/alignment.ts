@@ -87,10 +87,12 @@ export function composeSystemPrompt(namespace: Namespace): SystemPrompt {
   for (const blurb of blurbs) text += `\n\n${blurb}`;
   const entries: MenuEntry[] = [];
   const add = (kind: MenuEntry["kind"], handle: string, summary: string) => {
+    // The entry's own text, not a slice of the prompt: slicing the growing prompt flattens it every time (quadratic).
+    const line = entryLine(handle, summary);
     text += "\n";
     const start = text.length;
-    text += entryLine(handle, summary);
-    entries.push({ kind, handle, text: text.slice(start), start, end: text.length });
+    text += line;
+    entries.push({ kind, handle, text: line, start, end: text.length });
   };
   if (skills.length > 0) {
     text += "\n\nYour skills:";

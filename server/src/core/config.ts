@@ -47,6 +47,18 @@ const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** Parses `skills.json`. Never throws: problems become diagnostics with the range of the offending value. */
 export function parseConfigFile(uri: string, text: string): ConfigFile {
+  try {
+    return readConfigFile(uri, text);
+  } catch (error) {
+    // The JSON parser recurses once per level of nesting: tens of thousands of `[` overflow the stack.
+    const lines = new LineMap(text);
+    const message = `skills.json cannot be read${error instanceof RangeError ? ": it is nested too deeply" : ""}.`;
+    const problems: CoreDiagnostic[] = [{ range: lines.rangeOf(0, 0), severity: "error", code: DiagnosticCodes.configSyntax, message }];
+    return { uri, text, lines, tools: [], alignment: { instructions: undefined, blurbs: [], menu: undefined }, mentions: [], problems };
+  }
+}
+
+function readConfigFile(uri: string, text: string): ConfigFile {
   const lines = new LineMap(text);
   const problems: CoreDiagnostic[] = [];
   const errors: ParseError[] = [];

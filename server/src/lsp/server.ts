@@ -32,6 +32,7 @@ import {
   TOKEN_MODIFIERS,
   TOKEN_TYPES,
   ToolDescriptionRequest,
+  type SkillSettings,
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
 import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
@@ -42,6 +43,7 @@ import { fileOf } from "../service/lookup.js";
 import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
 import { prepareRename, rename, willRenameFiles } from "../service/rename.js";
 import * as requests from "../service/requests.js";
+import { PlannerHost } from "./planner.js";
 import { semanticTokens } from "../service/semanticTokens.js";
 
 /** How long a rename this server answered is expected to come back as a file rename from the client. */
@@ -49,6 +51,9 @@ const EXPECTED_RENAME_MS = 60_000;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
+
+/** A request waits at most this long for the disk work announced before it (a huge first index), then answers from what is read. */
+const SETTLE_WAIT_MS = 10_000;
 
 /** Turns a refusal into the error a client shows to the user. */
 function refusalError(refusal: Refusal): ResponseError<void> {
@@ -75,14 +80,33 @@ export class SkillServer {
   #pendingFlush: NodeJS.Timeout | undefined;
   #othersChanged = false;
   readonly #changeWaiters: (() => void)[] = [];
+  /** Disk work (reads after file events and closes, folder loads) runs one job at a time, in the order the client sent it. */
+  #diskWork: Promise<void> = Promise.resolve();
   readonly #expectedRenames = new Map<string, number>();
   #pendingPush = new Set<string>();
   readonly #resultIds = new Map<string, string>();
   #nextResultId = 0;
   #countTokens: requests.TokenCounter;
 
+  readonly #planner: PlannerHost;
+  #configuration = false;
+  #initialSettings: SkillSettings = {};
+
   constructor(connection: Connection) {
     this.#connection = connection;
+    this.#planner = new PlannerHost({
+      namespace: this.#namespace,
+      folders: () => this.#folders,
+      settings: () => this.#settings(),
+      setTokenCounter: (counter) => this.setTokenCounter(counter),
+    });
+  }
+
+  /** The `skill` settings: asked of the client when it can answer, else those it gave at start. */
+  async #settings(): Promise<SkillSettings> {
+    if (!this.#configuration) return this.#initialSettings;
+    const settings: unknown = await this.#connection.workspace.getConfiguration("skill").catch(() => undefined);
+    return typeof settings === "object" && settings !== null ? (settings as SkillSettings) : this.#initialSettings;
   }
 
   get namespace(): Namespace {
@@ -98,13 +122,16 @@ export class SkillServer {
   listen(): void {
     const connection = this.#connection;
     connection.onInitialize((params) => this.#initialize(params));
-    connection.onInitialized(() => void this.#initialized());
+    connection.onInitialized(() => {
+      this.#queueDiskWork(() => this.#loadFolders(this.#folders));
+      void this.#initialized();
+    });
     connection.onDidChangeWatchedFiles((params) => {
-      for (const change of params.changes) void this.#onDiskChange(canonicalUri(change.uri), change.type);
+      for (const change of params.changes) this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(change.uri), change.type));
     });
 
     this.#documents.onDidChangeContent((event) => this.#update(canonicalUri(event.document.uri), event.document.getText()));
-    this.#documents.onDidClose((event) => void this.#onClose(canonicalUri(event.document.uri)));
+    this.#documents.onDidClose((event) => this.#queueDiskWork(() => this.#onClose(canonicalUri(event.document.uri))));
 
     connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => complete(this.#namespace, file, params.position, this.#snippets)));
     connection.onCompletionResolve((item) => resolveCompletion(this.#namespace, item));
@@ -115,10 +142,10 @@ export class SkillServer {
     );
     connection.onDocumentSymbol((params) => this.#withFile(params.textDocument.uri, (file) => documentSymbols(this.#namespace, file)));
     connection.onWorkspaceSymbol((params, token) => workspaceSymbols(this.#namespace, params.query, () => token.isCancellationRequested));
-    connection.onCodeLens((params) => this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file)) ?? []);
+    connection.onCodeLens(async (params) => (await this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file))) ?? []);
     connection.onCodeAction((params) => this.#withFile(params.textDocument.uri, (file) => quickFixes(this.#namespace, file, params.context.diagnostics, this.#versionOf)));
-    connection.languages.semanticTokens.on((params) => ({ data: this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file)) ?? [] }));
-    connection.languages.semanticTokens.onRange((params) => ({ data: this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file, params.range)) ?? [] }));
+    connection.languages.semanticTokens.on(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file))) ?? [] }));
+    connection.languages.semanticTokens.onRange(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file, params.range))) ?? [] }));
 
     connection.onPrepareRename((params) =>
       this.#withFile(params.textDocument.uri, (file) => {
@@ -137,7 +164,8 @@ export class SkillServer {
         return edit;
       }),
     );
-    connection.workspace.onWillRenameFiles((params) => {
+    connection.workspace.onWillRenameFiles(async (params) => {
+      await this.#settled();
       // A rename this server planned already carries its text edits: cascading again would edit stale text.
       const files = params.files
         .map((file) => ({ oldUri: canonicalUri(file.oldUri), newUri: canonicalUri(file.newUri) }))
@@ -151,14 +179,15 @@ export class SkillServer {
     });
     connection.workspace.onDidRenameFiles((params) => {
       for (const file of params.files) {
-        void this.#onDiskChange(canonicalUri(file.oldUri), FileChangeType.Deleted);
-        void this.#onDiskChange(canonicalUri(file.newUri), FileChangeType.Created);
+        this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(file.oldUri), FileChangeType.Deleted));
+        this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(file.newUri), FileChangeType.Created));
       }
     });
-    connection.workspace.onDidCreateFiles((params) => params.files.forEach((file) => void this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Created)));
-    connection.workspace.onDidDeleteFiles((params) => params.files.forEach((file) => void this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Deleted)));
+    connection.workspace.onDidCreateFiles((params) => params.files.forEach((file) => this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Created))));
+    connection.workspace.onDidDeleteFiles((params) => params.files.forEach((file) => this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Deleted))));
 
-    connection.languages.diagnostics.on((params) => {
+    connection.languages.diagnostics.on(async (params) => {
+      await this.#settled();
       const uri = canonicalUri(params.textDocument.uri);
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
@@ -166,6 +195,7 @@ export class SkillServer {
       return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#namespace.diagnose(uri).map(toLspDiagnostic) };
     });
     connection.languages.diagnostics.onWorkspace(async (params, token) => {
+      await this.#settled();
       const previous = new Map(params.previousResultIds.map((entry) => [canonicalUri(entry.uri), entry.value]));
       // A long poll: when the client already has every current result, answer once something changes.
       for (;;) {
@@ -194,7 +224,7 @@ export class SkillServer {
 
     connection.onRequest(ExpandRequest, (params) => requests.expandHandles(this.#namespace, params.handles));
     connection.onRequest(AlignmentRequest, () => requests.alignment(this.#namespace, this.#countTokens));
-    connection.onRequest(MintRequest, (params) => requests.mint(this.#namespace, params.title, params.currentUri && canonicalUri(params.currentUri)));
+    connection.onRequest(MintRequest, async (params) => (await this.#settled(), requests.mint(this.#namespace, params.title, params.currentUri && canonicalUri(params.currentUri))));
     connection.onRequest(NewSkillRequest, (params) => requests.newSkill(this.#namespace, params.title, canonicalUri(params.folderUri)));
     connection.onRequest(CreateBuiltinsRequest, (params) => requests.createBuiltins(this.#namespace, canonicalUri(params.folderUri)));
     connection.onRequest(ToolDescriptionRequest, (params) => {
@@ -202,7 +232,8 @@ export class SkillServer {
       if (description === undefined) throw new ResponseError(ErrorCodes.InvalidParams, `No tool is named @${params.slug}.`);
       return description;
     });
-    connection.onRequest(RenameSkillRequest, (params) => {
+    connection.onRequest(RenameSkillRequest, async (params) => {
+      await this.#settled();
       const skill = this.#namespace.skill(canonicalUri(params.uri));
       if (!skill) throw new ResponseError(ErrorCodes.InvalidParams, "This file is not a skill.");
       const edit = rename(this.#namespace, skill.slug, params.newName, this.#versionOf);
@@ -212,6 +243,8 @@ export class SkillServer {
     });
     connection.onRequest(SkillAtRequest, (params) => requests.skillAt(this.#namespace, canonicalUri(params.uri)));
 
+    this.#planner.register(connection);
+    connection.onShutdown(() => this.#planner.dispose());
     this.#documents.listen(connection);
     connection.listen();
   }
@@ -222,6 +255,9 @@ export class SkillServer {
     this.#diagnosticRefresh = capabilities.workspace?.diagnostics?.refreshSupport === true;
     this.#semanticRefresh = capabilities.workspace?.semanticTokens?.refreshSupport === true;
     this.#codeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
+    this.#configuration = capabilities.workspace?.configuration === true;
+    const options: unknown = params.initializationOptions;
+    if (typeof options === "object" && options !== null && "settings" in options) this.#initialSettings = (options as { settings: SkillSettings }).settings;
     this.#snippets = capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
     this.#folderEvents = capabilities.workspace?.workspaceFolders === true;
     this.#watchRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
@@ -259,8 +295,8 @@ export class SkillServer {
   async #initialized(): Promise<void> {
     if (this.#folderEvents) {
       this.#connection.workspace.onDidChangeWorkspaceFolders((event) => {
-        for (const removed of event.removed) this.#removeFolder(pathFromUri(removed.uri));
-        void this.#loadFolders(event.added.map((folder) => pathFromUri(folder.uri)));
+        for (const removed of event.removed) this.#queueDiskWork(async () => this.#removeFolder(pathFromUri(removed.uri)));
+        this.#queueDiskWork(() => this.#loadFolders(event.added.map((folder) => pathFromUri(folder.uri))));
       });
     }
     if (this.#watchRegistration) {
@@ -268,7 +304,6 @@ export class SkillServer {
         watchers: [{ globPattern: "**/*.skill.md" }, { globPattern: `**/${CONFIG_FILE_NAME}` }],
       });
     }
-    await this.#loadFolders(this.#folders);
   }
 
   async #loadFolders(folders: readonly string[]): Promise<void> {
@@ -295,8 +330,8 @@ export class SkillServer {
   #removeFolder(folder: string): void {
     this.#folders = this.#folders.filter((known) => known !== folder);
     const affected = new Set<string>();
-    for (const skill of [...this.#namespace.skills()]) {
-      if (pathFromUri(skill.uri).startsWith(folder + path.sep)) for (const uri of this.#namespace.remove(skill.uri)) affected.add(uri);
+    for (const file of [...this.#namespace.skills(), ...this.#namespace.configs()]) {
+      if (pathFromUri(file.uri).startsWith(folder + path.sep)) for (const uri of this.#namespace.remove(file.uri)) affected.add(uri);
     }
     this.#afterChange(affected, true);
   }
@@ -405,7 +440,23 @@ export class SkillServer {
 
   readonly #versionOf = (uri: string): number | null => this.#documents.get(uri)?.version ?? null;
 
-  #withFile<T>(rawUri: string, handler: (file: NonNullable<ReturnType<typeof fileOf>>) => T): T | null {
+  /** Queues disk work behind the work already queued, so that events on one file apply in the order they were sent. */
+  #queueDiskWork(job: () => Promise<void>): void {
+    this.#diskWork = this.#diskWork.then(job).catch((error: unknown) => this.#connection.console.error(`Reading the workspace failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** Resolves when the disk work queued before now is done (or after SETTLE_WAIT_MS): a request sees every change sent before it. */
+  async #settled(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, SETTLE_WAIT_MS)));
+    for (let seen = this.#diskWork; ; seen = this.#diskWork) {
+      if ((await Promise.race([seen.then(() => true), deadline.then(() => false)])) === false || seen === this.#diskWork) break;
+    }
+    clearTimeout(timer);
+  }
+
+  async #withFile<T>(rawUri: string, handler: (file: NonNullable<ReturnType<typeof fileOf>>) => T): Promise<T | null> {
+    await this.#settled();
     const file = fileOf(this.#namespace, canonicalUri(rawUri));
     return file ? handler(file) : null;
   }

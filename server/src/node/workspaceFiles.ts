@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { constants, promises as fs } from "node:fs";
 import * as path from "node:path";
 import { URI } from "vscode-uri";
 import { CONFIG_FILE_NAME, MAX_SKILL_CHARS, SKILL_SUFFIX, type Namespace } from "../core/index.js";
@@ -24,12 +24,14 @@ export function pathFromUri(uri: string): string {
 
 /**
  * Lists the skill files anywhere below a folder and the `skills.json` at its root. Skips `node_modules` and
- * `.git`, follows symbolic links once (a link loop is visited one time), and skips what it cannot read.
+ * `.git`, follows symbolic links once (a link loop is visited one time; a link to the folder's own parent or
+ * any other ancestor, `/` included, is a loop too, not more workspace), and skips what it cannot read.
  */
 export async function findWorkspaceFiles(folder: string): Promise<string[]> {
   const found: string[] = [];
   const visited = new Set<string>();
   const root = path.resolve(folder);
+  const realRoot = await fs.realpath(root).catch(() => root);
   const rootConfig = path.join(root, CONFIG_FILE_NAME);
   const pending = [root];
   while (pending.length > 0) {
@@ -40,7 +42,7 @@ export async function findWorkspaceFiles(folder: string): Promise<string[]> {
     } catch {
       continue;
     }
-    if (visited.has(real)) continue;
+    if (visited.has(real) || (real !== realRoot && isAncestor(real, realRoot))) continue;
     visited.add(real);
     let entries: import("node:fs").Dirent[];
     try {
@@ -67,15 +69,23 @@ export async function findWorkspaceFiles(folder: string): Promise<string[]> {
   return found.sort();
 }
 
+function isAncestor(directory: string, of: string): boolean {
+  return of.startsWith(directory.endsWith(path.sep) ? directory : directory + path.sep);
+}
+
 /**
  * Reads a workspace file as text. A file too large to be a skill is cut past the limit (the core then reports
- * it); undecodable bytes become U+FFFD rather than failing. Answers undefined for a file that cannot be read.
+ * it); undecodable bytes become U+FFFD rather than failing. Answers undefined for a file that cannot be read
+ * and for anything that is not a regular file: a named pipe is opened without blocking and never read (a
+ * blocking open waits for a writer forever), a device like /dev/zero is no skill.
  */
 export async function readWorkspaceFile(filePath: string): Promise<string | undefined> {
   let handle: import("node:fs/promises").FileHandle | undefined;
   try {
-    handle = await fs.open(filePath, "r");
-    const { size } = await handle.stat();
+    handle = await fs.open(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = await handle.stat();
+    if (!stat.isFile()) return undefined;
+    const { size } = stat;
     const length = Math.min(size, MAX_READ_BYTES + 1);
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await handle.read(buffer, 0, length, 0);

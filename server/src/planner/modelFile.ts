@@ -86,6 +86,14 @@ export async function checkModelFile(path: string, nlc: typeof import("node-llam
       `${path} is not a GGUF model file (it starts with ${shown}, not "GGUF"). Choose a .gguf model, or download it again if this one was damaged.`,
     );
   }
+  // node-llama-cpp's reader can hang on a header that is cut short or nonsense: check the fixed part first.
+  const header = await readFixedHeader(path);
+  if (header.bytes < 24) {
+    throw new ModelError("truncated", path, `${path} is incomplete: it ends inside the GGUF header (${header.bytes} bytes). Download it again.`);
+  }
+  if (header.version < 2 || header.version > 3 || header.tensors > 1_000_000n || header.keys > 1_000_000n) {
+    throw new ModelError("corrupt", path, `${path} is damaged: its GGUF header is not valid (version ${header.version}, ${header.tensors} tensors, ${header.keys} keys). Download the model again.`);
+  }
   let fileInfo: Awaited<ReturnType<typeof nlc.readGgufFileInfo>>;
   try {
     fileInfo = await nlc.readGgufFileInfo(path, { readTensorInfo: true, sourceType: "filesystem", spliceSplitFiles: false, logWarnings: false });
@@ -113,6 +121,19 @@ export async function checkModelFile(path: string, nlc: typeof import("node-llam
   const tokens: unknown = fileInfo.metadata.tokenizer?.ggml?.tokens;
   if (Array.isArray(tokens) && new Set(tokens).size !== tokens.length) {
     throw new ModelError("corrupt", path, `${path} is damaged: its vocabulary lists a token twice, which llama.cpp cannot load. Download the model again.`);
+  }
+}
+
+/** GGUF's fixed header: magic, u32 version, u64 tensor count, u64 key-value count. */
+async function readFixedHeader(path: string): Promise<{ bytes: number; version: number; tensors: bigint; keys: bigint }> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(24);
+    const { bytesRead } = await handle.read(buffer, 0, 24, 0);
+    if (bytesRead < 24) return { bytes: bytesRead, version: 0, tensors: 0n, keys: 0n };
+    return { bytes: bytesRead, version: buffer.readUInt32LE(4), tensors: buffer.readBigUInt64LE(8), keys: buffer.readBigUInt64LE(16) };
+  } finally {
+    await handle.close();
   }
 }
 
