@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
-import { ClientCommands, CreateBuiltinsRequest, MintRequest, NewSkillRequest, RenameSkillRequest, SkillAtRequest } from "../../shared/protocol.js";
+import { ClientCommands, CreateBuiltinsRequest, MintRequest, NewSkillRequest, PrepareModelRequest, RenameSkillRequest, SkillAtRequest } from "../../shared/protocol.js";
 import { AlignmentDocuments } from "./documents.js";
 
 /** Applies a server-made edit as one undoable step; answers false (and says why) when VS Code refuses it. */
@@ -118,6 +118,18 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
   });
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(AlignmentDocuments.scheme, alignmentDocuments));
 
+  register("skill.loadModel", async () => {
+    try {
+      const loaded = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Loading the planner's model…", cancellable: true }, (_progress, token) =>
+        client.sendRequest(PrepareModelRequest, token),
+      );
+      void vscode.window.showInformationMessage(`Model ${loaded.description}: token counts are now exact.`);
+      return loaded.description;
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Could not load the model: ${errorMessage(error)}`, "Choose Model File…").then((choice) => choice && vscode.commands.executeCommand("skill.chooseModel"));
+      return undefined;
+    }
+  });
   register("skill.restartServer", async () => {
     await client.restart();
   });

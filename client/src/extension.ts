@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { LanguageClient, State, TransportKind, CloseAction, ErrorAction, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
 import { LANGUAGE_ID, NamespaceStatusNotification, TOOL_SCHEME } from "../../shared/protocol.js";
 import { registerCommands } from "./commands.js";
+import { registerPlanCommands } from "./planPanel.js";
 import { ToolDocuments } from "./documents.js";
 import { StatusItem } from "./status.js";
 
@@ -31,7 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SkillE
       { scheme: "untitled", language: LANGUAGE_ID },
       { scheme: "file", pattern: "**/skills.json" },
     ],
-    synchronize: { fileEvents: [vscode.workspace.createFileSystemWatcher("**/*.skill.md"), vscode.workspace.createFileSystemWatcher("**/skills.json")] },
+    synchronize: { configurationSection: "skill", fileEvents: [vscode.workspace.createFileSystemWatcher("**/*.skill.md"), vscode.workspace.createFileSystemWatcher("**/skills.json")] },
     outputChannel: output,
     traceOutputChannel: output,
     errorHandler: {
@@ -59,6 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SkillE
     vscode.workspace.registerTextDocumentContentProvider(TOOL_SCHEME, new ToolDocuments(running)),
   );
   registerCommands(context, running, output);
+  registerPlanCommands(context, running);
   await running.start();
   return { client: running };
 }

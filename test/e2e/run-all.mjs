@@ -17,12 +17,22 @@ function step(title, command, args) {
   }
 }
 
+/** A scripted model that always plans @search-info, for the Run Plan suite (the real node-llama-cpp loads it). */
+function writeTestModel() {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "skill-e2e-model-")), "plans-search-info.gguf");
+  const script = 'import("./test/fixtures/model/gguf.ts").then((m) => m.writeScriptedModel(process.argv[1], \'{"handles":["search-info"],"reason":"it checks every place"}\', { contextLength: 8192 }))';
+  step("write the test model", process.execPath, ["--import", "tsx", "-e", script, file]);
+  return file;
+}
+
+const model = writeTestModel();
+
 function freshWorkspace() {
   const folder = mkdtempSync(path.join(tmpdir(), "skill-e2e-"));
   cpSync(path.join(root, "examples"), folder, { recursive: true });
   // The suites decide when files are saved: auto-save would write half-made test edits to disk.
   mkdirSync(path.join(folder, ".vscode"));
-  writeFileSync(path.join(folder, ".vscode/settings.json"), JSON.stringify({ "files.autoSave": "off", "skill.trace.server": "messages" }, null, 2));
+  writeFileSync(path.join(folder, ".vscode/settings.json"), JSON.stringify({ "files.autoSave": "off", "skill.trace.server": "messages", "skill.model.path": model, "skill.model.threads": 1, "skill.model.gpu": "off" }, null, 2));
   return folder;
 }
 

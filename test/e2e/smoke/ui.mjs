@@ -1,39 +1,39 @@
 // UI self-test of the e2e infrastructure: drives the real workbench with Playwright.
-//   node test/e2e/run.mjs --ui test/e2e/smoke/ui.mjs --extension test/e2e/smoke --workspace <folder>
-// The workspace must contain a.md. Screenshots land in the artifacts folder.
-import path from 'node:path';
+//   node test/e2e/run.mjs --ui test/e2e/smoke/ui.mjs --extension test/e2e/smoke --workspace test/e2e/smoke/workspace
+// It types into a.md without saving; screenshots land in the artifacts folder.
+import path from "node:path";
 
 /**
  * @param {import('playwright-core').Page} page
  * @param {{ artifactsDir: string, workspace: string }} context
  */
 export async function run(page, { artifactsDir }) {
-  await runCommand(page, 'Output: Show Output Channels...');
-  await pickQuickItem(page, 'E2E Smoke');
-  const output = page.locator('.output-view .view-lines');
-  await output.getByText('e2e smoke extension activated').waitFor({ timeout: 20_000 });
-  await page.screenshot({ path: path.join(artifactsDir, 'output-channel.png') });
+  await runCommand(page, "Output: Show Output Channels...");
+  await pickQuickItem(page, "E2E Smoke");
+  const output = page.locator(".output-view .view-lines");
+  await output.getByText("e2e smoke extension activated").waitFor({ timeout: 20_000 });
+  await page.screenshot({ path: path.join(artifactsDir, "output-channel.png") });
 
-  await page.keyboard.press('Control+P');
-  await pickQuickItem(page, 'a.md');
-  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await page.keyboard.press("Control+P");
+  await pickQuickItem(page, "a.md");
+  const editor = page.locator(".editor-instance .monaco-editor").first();
   await editor.waitFor();
   await editor.click();
-  await page.keyboard.press('Control+End');
-  await page.keyboard.type('\ntyped by playwright');
-  await editor.locator('.view-lines').getByText('typed by playwright').waitFor({ timeout: 10_000 });
-  await page.screenshot({ path: path.join(artifactsDir, 'editor.png') });
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\ntyped by playwright");
+  await editor.locator(".view-lines").getByText("typed by playwright").waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: path.join(artifactsDir, "editor.png") });
 }
 
 async function runCommand(page, title) {
-  await page.keyboard.press('F1');
+  await page.keyboard.press("F1");
   await pickQuickItem(page, title);
 }
 
 async function pickQuickItem(page, text) {
-  const input = page.locator('.quick-input-widget input');
+  const input = page.locator(".quick-input-widget input");
   await input.waitFor();
   await input.pressSequentially(text);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: text }).first().waitFor();
-  await page.keyboard.press('Enter');
+  await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: text }).first().waitFor();
+  await page.keyboard.press("Enter");
 }

@@ -194,3 +194,20 @@ suite("skill-lsp in VS Code", () => {
     assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, "skill-alignment");
   });
 });
+
+suite("Run Plan in VS Code", () => {
+  test("plans, binds, executes on the configured model and shows each step in the panel", async function () {
+    this.timeout(120_000);
+    type Message = { kind: string; event?: { type: string; [key: string]: unknown }; message?: string };
+    const transcript = await vscode.commands.executeCommand<Message[]>("skill.runPlan", "What's my PAN number?");
+    const failure = transcript.find((message) => message.kind === "failed");
+    assert.equal(failure, undefined, failure?.message);
+    const events = transcript.flatMap((message) => (message.event ? [message.event] : []));
+    const plan = events.find((event) => event.type === "plan");
+    assert.equal(plan?.text, "I'll use @search-info to it checks every place.");
+    const bound = events.find((event) => event.type === "bound") as { tools?: { name: string }[] } | undefined;
+    assert.deepEqual(bound?.tools?.map((tool) => tool.name), ["check_notebook", "list_devices", "find_file", "grep_memory"]);
+    assert.ok(events.some((event) => event.type === "answer"));
+    assert.equal(events.at(-1)?.type, "done");
+  });
+});
