@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The VS Code stage of `npm test`: the extension-host suites on a fresh copy of examples/, in a real VS Code.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -38,8 +38,19 @@ function freshWorkspace() {
 
 step("bundle the suites", process.execPath, ["esbuild.mjs", "--tests"]);
 const workspace = freshWorkspace();
+let vsixWorkspace;
 try {
   step("extension suite in VS Code", process.execPath, ["test/e2e/run.mjs", "--extension", root, "--suite", path.join(root, "out/e2e/index.js"), "--workspace", workspace, "--artifacts", artifacts]);
+  // The packaged extension, installed from its VSIX (the dev copy stays out: the smoke extension is the
+  // development path), activates and runs a plan on node-llama-cpp's binaries from inside the VSIX.
+  step("package the VSIX", process.execPath, ["scripts/package.mjs"]);
+  const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  vsixWorkspace = freshWorkspace();
+  step("the VSIX installed in VS Code", process.execPath, [
+    "test/e2e/run.mjs", "--extension", path.join(root, "test/e2e/smoke"), "--install-vsix", path.join(root, `skill-lsp-linux-x64-${manifest.version}.vsix`),
+    "--suite", path.join(root, "out/e2e/index.js"), "--workspace", vsixWorkspace, "--env", "SKILL_E2E_GREP=activates|completes|Run Plan", "--artifacts", path.join(artifacts, "vsix"),
+  ]);
 } finally {
   rmSync(workspace, { recursive: true, force: true });
+  if (vsixWorkspace) rmSync(vsixWorkspace, { recursive: true, force: true });
 }
