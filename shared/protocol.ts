@@ -12,7 +12,11 @@ export const TOKEN_MODIFIERS = ["disabled", "selfMention"] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];
 export type TokenModifier = (typeof TOKEN_MODIFIERS)[number];
 
-export const LANGUAGE_ID = "skill";
+/**
+ * The language of `*.skill.md` files. Not `skill`: VS Code has a built-in `skill` language for Agent Skills'
+ * `SKILL.md`, whose validator would flag these files for a missing `name` and `description`.
+ */
+export const LANGUAGE_ID = "agent-skill";
 
 /** Client-side commands that the server's code lenses and quick fixes name. */
 export const ClientCommands = {

@@ -41,6 +41,12 @@ const workspace = freshWorkspace();
 let vsixWorkspace;
 try {
   step("extension suite in VS Code", process.execPath, ["test/e2e/run.mjs", "--extension", root, "--suite", path.join(root, "out/e2e/index.js"), "--workspace", workspace, "--artifacts", artifacts]);
+  const uiWorkspace = freshWorkspace();
+  try {
+    step("UI: completion, colours, Problems (screenshots in test-artifacts/)", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/editor.mjs", "--extension", root, "--workspace", uiWorkspace, "--artifacts", artifacts]);
+  } finally {
+    rmSync(uiWorkspace, { recursive: true, force: true });
+  }
   // The packaged extension, installed from its VSIX (the dev copy stays out: the smoke extension is the
   // development path), activates and runs a plan on node-llama-cpp's binaries from inside the VSIX.
   step("package the VSIX", process.execPath, ["scripts/package.mjs"]);

@@ -77,7 +77,7 @@ suite("skill-lsp in VS Code", () => {
   test("activates on the skill language", () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.equal(extension?.isActive, true);
-    assert.equal(vscode.window.activeTextEditor?.document.languageId, "skill");
+    assert.equal(vscode.window.activeTextEditor?.document.languageId, "agent-skill");
   });
 
   test("completes skills and tools after @, told apart", async () => {
