@@ -3,6 +3,7 @@
  * both sides, so a message type cannot drift between them.
  */
 import { NotificationType, RequestType, RequestType0, type WorkspaceEdit } from "vscode-languageserver-protocol";
+import type { GraphData } from "../server/src/core/graph.js";
 
 /** Semantic token types, in legend order. */
 export const TOKEN_TYPES = ["skillMention", "toolMention", "unresolvedMention"] as const;
@@ -21,6 +22,7 @@ export const LANGUAGE_ID = "agent-skill";
 /** Client-side commands that the server's code lenses and quick fixes name. */
 export const ClientCommands = {
   showReferences: "skill.showReferences",
+  showAlignment: "skill.showAlignment",
 } as const;
 
 /** URI scheme of the read-only description of a built-in tool (the target of "Go to Definition" on a tool). */
@@ -173,3 +175,53 @@ export const PrepareModelRequest = new RequestType0<PrepareModelResult, void>("s
 export const NO_MODEL_ERROR = 1001;
 /** Error code of a planner request refused in a restricted workspace. */
 export const UNTRUSTED_ERROR = 1002;
+
+export interface ExportBundleParams {
+  /** The skill's file. */
+  readonly uri: string;
+}
+export interface ExportBundleResult {
+  readonly handle: string;
+  /** The bundle file's text (JSON). */
+  readonly text: string;
+  readonly skills: readonly string[];
+  readonly tools: readonly string[];
+}
+/** The bundle of a skill and its closure, for Share Skill. */
+export const ExportBundleRequest = new RequestType<ExportBundleParams, ExportBundleResult, void>("skill/exportBundle");
+
+export interface PlanImportParams {
+  /** The bundle file's text. */
+  readonly text: string;
+  readonly folderUri: string;
+}
+export interface PlanImportResult {
+  /** The review, one line each: incoming skills, their handles here, rewritten mentions, missing tools. */
+  readonly review: readonly string[];
+  readonly created: readonly string[];
+  readonly reused: readonly string[];
+  /** Creates the new skill files; nothing else. Empty when everything is reused. */
+  readonly edit: WorkspaceEdit;
+}
+/** Reviews a bundle's import into a folder; nothing is written until the client applies the edit. */
+export const PlanImportRequest = new RequestType<PlanImportParams, PlanImportResult, void>("skill/planImport");
+
+// ---- The namespace graph (server/src/lsp/graph.ts, client/src/graphPanel.ts) ----
+export type { Closure, GraphData, GraphEdge, GraphNode, MenuPrice } from "../server/src/core/graph.js";
+
+export interface GraphParams {
+  /** True (the default) while a graph panel is open: the server then says when the graph changes. */
+  readonly watch?: boolean;
+}
+export interface GraphResult extends GraphData {
+  /** Changes whenever the graph's content does: equal signatures, equal graphs. */
+  readonly signature: string;
+}
+/** The namespace as a graph: skills, tools, mentions, cycles, ghosts, menu prices. Null after `watch: false`. */
+export const GraphRequest = new RequestType<GraphParams, GraphResult | null, void>("skill/graph");
+
+export interface GraphChangedParams {
+  readonly signature: string;
+}
+/** Sent (throttled) to a client that watches the graph when its content changes; the client asks again. */
+export const GraphChangedNotification = new NotificationType<GraphChangedParams>("skill/graphChanged");

@@ -1,16 +1,8 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import { ClientCommands, CreateBuiltinsRequest, MintRequest, NewSkillRequest, PrepareModelRequest, RenameSkillRequest, SkillAtRequest } from "../../shared/protocol.js";
 import { AlignmentDocuments } from "./documents.js";
-
-/** Applies a server-made edit as one undoable step; answers false (and says why) when VS Code refuses it. */
-async function applyServerEdit(client: LanguageClient, edit: WorkspaceEdit, what: string): Promise<boolean> {
-  const converted = await client.protocol2CodeConverter.asWorkspaceEdit(edit);
-  const applied = await vscode.workspace.applyEdit(converted);
-  if (!applied) void vscode.window.showErrorMessage(`${what} was not applied: a file changed meanwhile or the edit conflicts. Nothing was changed; try again.`);
-  return applied;
-}
+import { applyServerEdit } from "./edits.js";
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -102,8 +94,7 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
       void vscode.window.showInformationMessage(`This workspace already has ${result.skipped.map((handle) => `@${handle}`).join(", ")}.`);
       return result;
     }
-    if (await applyServerEdit(client, result.edit, "The built-in skills")) {
-      await vscode.workspace.saveAll(false);
+    if (await applyServerEdit(client, result.edit, "The built-in skills", true)) {
       void vscode.window.showInformationMessage(`Created ${result.created.map((handle) => `@${handle}`).join(", ")}${result.skipped.length > 0 ? `; kept the existing ${result.skipped.map((handle) => `@${handle}`).join(", ")}` : ""}.`);
     }
     return result;

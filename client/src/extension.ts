@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { LanguageClient, State, TransportKind, CloseAction, ErrorAction, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
 import { LANGUAGE_ID, NamespaceStatusNotification, TOOL_SCHEME } from "../../shared/protocol.js";
 import { registerCommands } from "./commands.js";
+import { registerBundleCommands } from "./bundles.js";
 import { registerPlanCommands } from "./planPanel.js";
 import { ToolDocuments } from "./documents.js";
 import { StatusItem } from "./status.js";
@@ -61,6 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SkillE
   );
   registerCommands(context, running, output);
   registerPlanCommands(context, running);
+  registerBundleCommands(context, running);
   await running.start();
   return { client: running };
 }

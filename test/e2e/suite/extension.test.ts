@@ -59,19 +59,24 @@ function positionOf(document: vscode.TextDocument, needle: string, shift = 0): v
   return document.positionAt(offset + shift);
 }
 
+/** Activates the extension and waits until the server answers a request that needs the index. */
+async function whenServerReady(): Promise<void> {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is installed`);
+  await extension.activate();
+  // Code lenses are computed for documents the editor has loaded.
+  await openSkill("skills/builtin/fetch-file.skill.md");
+  await openSkill("skills/builtin/search-info.skill.md");
+  await eventually(async () => {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", fileUri("skills/builtin/fetch-file.skill.md"));
+    assert.match(lenses[0]?.command?.title ?? "", /references · binds list_devices, find_file/);
+  }, 45_000);
+}
+
 suite("skill-lsp in VS Code", () => {
   suiteSetup(async function () {
     this.timeout(60_000);
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `${EXTENSION_ID} is installed`);
-    await extension.activate();
-    // Code lenses are computed for documents the editor has loaded; the server is up once it answers one.
-    await openSkill("skills/builtin/fetch-file.skill.md");
-    await openSkill("skills/builtin/search-info.skill.md");
-    await eventually(async () => {
-      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", fileUri("skills/builtin/fetch-file.skill.md"));
-      assert.match(lenses[0]?.command?.title ?? "", /references · binds list_devices, find_file/);
-    }, 45_000);
+    await whenServerReady();
   });
 
   test("activates on the skill language", () => {
@@ -196,6 +201,11 @@ suite("skill-lsp in VS Code", () => {
 });
 
 suite("Run Plan in VS Code", () => {
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    await whenServerReady();
+  });
+
   test("plans, binds, executes on the configured model and shows each step in the panel", async function () {
     this.timeout(120_000);
     type Message = { kind: string; event?: { type: string; [key: string]: unknown }; message?: string };
@@ -209,5 +219,42 @@ suite("Run Plan in VS Code", () => {
     assert.deepEqual(bound?.tools?.map((tool) => tool.name), ["check_notebook", "list_devices", "find_file", "grep_memory"]);
     assert.ok(events.some((event) => event.type === "answer"));
     assert.equal(events.at(-1)?.type, "done");
+  });
+});
+
+suite("Sharing skills in VS Code", () => {
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    await whenServerReady();
+  });
+
+  test("Share Skill writes a bundle; importing it shows the review and accepting writes the files", async function () {
+    this.timeout(90_000);
+    const bundle = fileUri("shared/meeting-prep.skillbundle.json");
+    const saved = await vscode.commands.executeCommand<string>("skill.shareSkill", fileUri("skills/work/meeting-prep.skill.md"), bundle);
+    assert.equal(saved, bundle.toString());
+    const parsed = JSON.parse(await read("shared/meeting-prep.skillbundle.json")) as { skills: { handle: string }[] };
+    assert.deepEqual(parsed.skills.map((skill) => skill.handle).sort(), ["check-schedule", "fetch-file", "meeting-prep", "search-info"]);
+
+    // Into a folder of this workspace: every handle is taken there by a skill with the same content, so they are reused…
+    const same = await vscode.commands.executeCommand<{ review: string[]; applied: boolean }>("skill.importBundle", bundle, { folder: fileUri("imported"), accept: true });
+    assert.equal(same.applied, false);
+    // …until the local meeting-prep differs: then the incoming one is re-slugged and its mentions follow.
+    const editor = await openSkill("skills/work/meeting-prep.skill.md");
+    await editor.edit((builder) => builder.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, "\nKeep it short."));
+    await editor.document.save();
+    const result = await vscode.commands.executeCommand<{ review: string[]; applied: boolean }>("skill.importBundle", bundle, { folder: fileUri("imported"), accept: true });
+    assert.ok(result.review.some((line) => line.includes("@meeting-prep-2")), result.review.join("\n"));
+    assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, "skill-import-review");
+    assert.match(vscode.window.activeTextEditor?.document.getText() ?? "", /meeting-prep-2/);
+    assert.equal(result.applied, true);
+    assert.ok(await exists("imported/meeting-prep-2.skill.md"));
+    // The closure arrives whole: nothing dangles, nothing is claimed twice.
+    await eventually(async () => {
+      const text = await read("imported/meeting-prep-2.skill.md");
+      assert.match(text, /@check-schedule/);
+      const codes = codesOf(fileUri("imported/meeting-prep-2.skill.md"));
+      assert.ok(!codes.includes("unknown-mention") && !codes.includes("duplicate-handle"), codes.join());
+    });
   });
 });

@@ -1,0 +1,32 @@
+import type { WorkspaceEdit } from "vscode-languageserver-types";
+import type { ExportBundleResult, PlanImportResult } from "../../../shared/protocol.js";
+import { bundleText, exportBundle, parseBundle, planImport, reviewLines } from "../core/bundle.js";
+import { isRefusal, type Namespace, type Refusal } from "../core/index.js";
+
+/** The bundle of the skill a file defines: the skill and every skill it mentions, transitively. */
+export function exportSkillBundle(namespace: Namespace, uri: string): ExportBundleResult | Refusal {
+  const skill = namespace.skill(uri);
+  if (!skill) return { refused: "This file is not a skill." };
+  const bundle = exportBundle(namespace, skill.slug);
+  if (isRefusal(bundle)) return bundle;
+  return { handle: skill.slug, text: bundleText(bundle), skills: bundle.skills.map((one) => one.handle), tools: bundle.tools.map((tool) => tool.name) };
+}
+
+/** The review of importing a bundle into a folder, and the one edit that accepting it applies. */
+export function planSkillImport(namespace: Namespace, text: string, folderUri: string): PlanImportResult | Refusal {
+  const bundle = parseBundle(text);
+  if (isRefusal(bundle)) return bundle;
+  const plan = planImport(namespace, bundle, folderUri);
+  if (isRefusal(plan)) return plan;
+  const documentChanges: NonNullable<WorkspaceEdit["documentChanges"]> = [];
+  for (const file of plan.files) {
+    documentChanges.push({ kind: "create", uri: file.uri, options: { overwrite: false, ignoreIfExists: false } });
+    documentChanges.push({ textDocument: { uri: file.uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: file.text }] });
+  }
+  return {
+    review: reviewLines(plan.review),
+    created: plan.review.skills.filter((skill) => skill.action === "create").map((skill) => skill.handle),
+    reused: plan.review.skills.filter((skill) => skill.action === "reuse").map((skill) => skill.handle),
+    edit: { documentChanges },
+  };
+}
