@@ -41,12 +41,11 @@ import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath 
 import { complete, resolveCompletion } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { quickFixes } from "../service/codeActions.js";
-import { toLspDiagnostics } from "../service/diagnostics.js";
+import { toLspDiagnostic } from "../service/diagnostics.js";
 import { fileOf } from "../service/lookup.js";
 import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
 import { prepareRename, rename, willRenameFiles } from "../service/rename.js";
 import * as requests from "../service/requests.js";
-import { GraphHost } from "./graph.js";
 import { PlannerHost } from "./planner.js";
 import { semanticTokens } from "../service/semanticTokens.js";
 
@@ -93,7 +92,6 @@ export class SkillServer {
   #countTokens: requests.TokenCounter;
 
   readonly #planner: PlannerHost;
-  readonly #graph: GraphHost;
   #configuration = false;
   #initialSettings: SkillSettings = {};
 
@@ -105,7 +103,6 @@ export class SkillServer {
       settings: () => this.#settings(),
       setTokenCounter: (counter) => this.setTokenCounter(counter),
     });
-    this.#graph = new GraphHost({ namespace: this.#namespace, countTokens: () => this.#countTokens, settled: () => this.#settled(), codeLensRefresh: () => this.#codeLensRefresh });
   }
 
   /** The `skill` settings: asked of the client when it can answer, else those it gave at start. */
@@ -148,7 +145,7 @@ export class SkillServer {
     );
     connection.onDocumentSymbol((params) => this.#withFile(params.textDocument.uri, (file) => documentSymbols(this.#namespace, file)));
     connection.onWorkspaceSymbol((params, token) => workspaceSymbols(this.#namespace, params.query, () => token.isCancellationRequested));
-    connection.onCodeLens(async (params) => (await this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file, this.#countTokens))) ?? []);
+    connection.onCodeLens(async (params) => (await this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file))) ?? []);
     connection.onCodeAction((params) => this.#withFile(params.textDocument.uri, (file) => quickFixes(this.#namespace, file, params.context.diagnostics, this.#versionOf)));
     connection.languages.semanticTokens.on(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file))) ?? [] }));
     connection.languages.semanticTokens.onRange(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file, params.range))) ?? [] }));
@@ -198,7 +195,7 @@ export class SkillServer {
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: toLspDiagnostics(this.#namespace.diagnose(uri)) };
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#namespace.diagnose(uri).map(toLspDiagnostic) };
     });
     connection.languages.diagnostics.onWorkspace(async (params, token) => {
       await this.#settled();
@@ -216,7 +213,7 @@ export class SkillServer {
           const resultId = this.#resultIdOf(uri);
           if (previous.get(uri) === resultId) continue;
           const version = this.#documents.get(uri)?.version ?? null;
-          items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: toLspDiagnostics(this.#namespace.diagnose(uri)) });
+          items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#namespace.diagnose(uri).map(toLspDiagnostic) });
         }
         for (const uri of previous.keys()) if (!this.#namespace.has(uri)) items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, items: [] });
         if (items.length > 0 || previous.size === 0) return { items };
@@ -260,7 +257,6 @@ export class SkillServer {
     connection.onRequest(SkillAtRequest, (params) => requests.skillAt(this.#namespace, canonicalUri(params.uri)));
 
     this.#planner.register(connection);
-    this.#graph.register(connection);
     connection.onShutdown(() => this.#planner.dispose());
     this.#documents.listen(connection);
     connection.listen();
@@ -417,7 +413,7 @@ export class SkillServer {
     this.#othersChanged = false;
     if (!this.#pullDiagnostics) {
       for (const uri of this.#pendingPush) {
-        const diagnostics = this.#namespace.has(uri) ? toLspDiagnostics(this.#namespace.diagnose(uri)) : [];
+        const diagnostics = this.#namespace.has(uri) ? this.#namespace.diagnose(uri).map(toLspDiagnostic) : [];
         void connection.sendDiagnostics({ uri, diagnostics, version: this.#documents.get(uri)?.version });
       }
     }
@@ -428,7 +424,6 @@ export class SkillServer {
       if (this.#codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     }
     void connection.sendNotification(NamespaceStatusNotification, requests.status(this.#namespace, this.#countTokens, this.#indexing));
-    this.#graph.changed();
   }
 
   #resultIdOf(uri: string): string {
