@@ -3,7 +3,6 @@
  * both sides, so a message type cannot drift between them.
  */
 import { NotificationType, RequestType, RequestType0, type WorkspaceEdit } from "vscode-languageserver-protocol";
-import type { GraphData } from "../server/src/core/graph.js";
 
 /** Semantic token types, in legend order. */
 export const TOKEN_TYPES = ["skillMention", "toolMention", "unresolvedMention"] as const;
@@ -205,23 +204,3 @@ export interface PlanImportResult {
 }
 /** Reviews a bundle's import into a folder; nothing is written until the client applies the edit. */
 export const PlanImportRequest = new RequestType<PlanImportParams, PlanImportResult, void>("skill/planImport");
-
-// ---- The namespace graph (server/src/lsp/graph.ts, client/src/graphPanel.ts) ----
-export type { Closure, GraphData, GraphEdge, GraphNode, MenuPrice } from "../server/src/core/graph.js";
-
-export interface GraphParams {
-  /** True (the default) while a graph panel is open: the server then says when the graph changes. */
-  readonly watch?: boolean;
-}
-export interface GraphResult extends GraphData {
-  /** Changes whenever the graph's content does: equal signatures, equal graphs. */
-  readonly signature: string;
-}
-/** The namespace as a graph: skills, tools, mentions, cycles, ghosts, menu prices. Null after `watch: false`. */
-export const GraphRequest = new RequestType<GraphParams, GraphResult | null, void>("skill/graph");
-
-export interface GraphChangedParams {
-  readonly signature: string;
-}
-/** Sent (throttled) to a client that watches the graph when its content changes; the client asks again. */
-export const GraphChangedNotification = new NotificationType<GraphChangedParams>("skill/graphChanged");
