@@ -258,3 +258,31 @@ suite("Sharing skills in VS Code", () => {
     });
   });
 });
+
+suite("A server that dies", () => {
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    await whenServerReady();
+  });
+
+  test("is restarted by the client, and diagnostics come back", async function () {
+    this.timeout(90_000);
+    const api = vscode.extensions.getExtension<{ client: { isRunning(): boolean } }>(EXTENSION_ID)?.exports;
+    assert.ok(api);
+    // The child process is the client's own business; the test reaches for it only to kill it.
+    const serverPid = () => (api.client as unknown as { _serverProcess?: { pid?: number } })._serverProcess?.pid;
+    const before = serverPid();
+    assert.ok(before, "the server runs in a child process");
+    const editor = await openSkill("skills/home/retry-search.skill.md");
+    await editor.edit((builder) => builder.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, "\nThen @first-missing."));
+    await eventually(() => assert.deepEqual(codesOf(editor.document.uri), ["unknown-mention"]));
+
+    process.kill(before, "SIGKILL");
+    await eventually(() => {
+      const after = serverPid();
+      assert.ok(after && after !== before && api.client.isRunning(), "a new server process is running");
+    }, 60_000);
+    await editor.edit((builder) => builder.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, "\nAnd @second-missing."));
+    await eventually(() => assert.deepEqual(codesOf(editor.document.uri), ["unknown-mention", "unknown-mention"]), 30_000);
+  });
+});
