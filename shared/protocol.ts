@@ -2,7 +2,8 @@
  * The custom requests and the semantic-token legend that the client and the server share. One module, used by
  * both sides, so a message type cannot drift between them.
  */
-import { NotificationType, RequestType, RequestType0, type WorkspaceEdit } from "vscode-languageserver-protocol";
+import { NotificationType, RequestType, RequestType0, type Range, type WorkspaceEdit } from "vscode-languageserver-protocol";
+import type { GraphData } from "../server/src/core/graph.js";
 
 /** Semantic token types, in legend order. */
 export const TOKEN_TYPES = ["skillMention", "toolMention", "unresolvedMention"] as const;
@@ -204,3 +205,85 @@ export interface PlanImportResult {
 }
 /** Reviews a bundle's import into a folder; nothing is written until the client applies the edit. */
 export const PlanImportRequest = new RequestType<PlanImportParams, PlanImportResult, void>("skill/planImport");
+
+// ---- The namespace graph (server/src/lsp/graph.ts, client/src/graphPanel.ts) ----
+export type { Closure, GraphData, GraphEdge, GraphNode, MenuPrice } from "../server/src/core/graph.js";
+
+export interface GraphParams {
+  /** True (the default) while a graph panel is open: the server then says when the graph changes. */
+  readonly watch?: boolean;
+}
+export interface GraphResult extends GraphData {
+  /** Changes whenever the graph's content does: equal signatures, equal graphs. */
+  readonly signature: string;
+}
+/** The namespace as a graph: skills, tools, mentions, cycles, ghosts, menu prices. Null after `watch: false`. */
+export const GraphRequest = new RequestType<GraphParams, GraphResult | null, void>("skill/graph");
+
+export interface GraphChangedParams {
+  readonly signature: string;
+}
+/** Sent (throttled) to a client that watches the graph when its content changes; the client asks again. */
+export const GraphChangedNotification = new NotificationType<GraphChangedParams>("skill/graphChanged");
+
+// ---- Routing tests (server/src/lsp/routing.ts, client/src/routingTests.ts; docs/routing.md) ----
+export interface RoutingTestCase {
+  /** Stable while the skill keeps the request: `<uri>#<kind>:<text>`. */
+  readonly id: string;
+  /** An example must route to its skill; a near miss must not. */
+  readonly kind: "example" | "near-miss";
+  readonly text: string;
+  /** The entry in the skill's frontmatter. */
+  readonly range: Range;
+}
+export interface RoutingTestSkill {
+  readonly uri: string;
+  readonly handle: string;
+  readonly title: string;
+  /** The skill's first line. */
+  readonly range: Range;
+  /** Why the skill is not on the planner's menu, or null when it is. */
+  readonly offMenu: string | null;
+  readonly cases: readonly RoutingTestCase[];
+}
+export interface RoutingTestsResult {
+  /** Changes exactly when the planning prompt does: results from under another key are stale. */
+  readonly menuKey: string;
+  readonly menu: readonly string[];
+  readonly skills: readonly RoutingTestSkill[];
+}
+/** Every skill's routing tests (its `examples:` and `near-misses:`), with where they stand. */
+export const RoutingTestsRequest = new RequestType0<RoutingTestsResult, void>("skill/routingTests");
+
+export type RoutingStatus = "passed" | "failed" | "errored" | "skipped";
+export interface RoutingCaseResult {
+  readonly id: string;
+  readonly status: RoutingStatus;
+  /** The handles the plan named (none: empty). */
+  readonly chosen: readonly string[];
+  /** The model's reason for its plan. */
+  readonly reason: string;
+  /** The verdict in words. */
+  readonly message: string;
+  readonly ms: number;
+}
+export interface RunRoutingParams {
+  /** Chosen by the client: the progress of this run carries it. */
+  readonly runId: string;
+  /** The tests to run by id; null runs them all. */
+  readonly ids: readonly string[] | null;
+  /** The editor's workspace trust: the model runs only in a trusted workspace. */
+  readonly trusted: boolean;
+}
+export interface RunRoutingResult {
+  readonly menuKey: string;
+  readonly results: readonly RoutingCaseResult[];
+}
+/** Runs routing tests on the configured model, one plan pass each; cancelling stops between two plans. */
+export const RunRoutingRequest = new RequestType<RunRoutingParams, RunRoutingResult, void>("skill/runRouting");
+
+export type RoutingProgressParams =
+  | { readonly runId: string; readonly id: string; readonly state: "started" }
+  | { readonly runId: string; readonly id: string; readonly state: "done"; readonly result: RoutingCaseResult };
+/** A test of a run started, or ended with its result. */
+export const RoutingProgressNotification = new NotificationType<RoutingProgressParams>("skill/routingProgress");

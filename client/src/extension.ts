@@ -3,7 +3,9 @@ import { LanguageClient, State, TransportKind, CloseAction, ErrorAction, type La
 import { LANGUAGE_ID, NamespaceStatusNotification, TOOL_SCHEME } from "../../shared/protocol.js";
 import { registerCommands } from "./commands.js";
 import { registerBundleCommands } from "./bundles.js";
+import { registerGraphCommands } from "./graphPanel.js";
 import { registerPlanCommands } from "./planPanel.js";
+import { registerRoutingTests } from "./routingTests.js";
 import { ToolDocuments } from "./documents.js";
 import { StatusItem } from "./status.js";
 
@@ -62,6 +64,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<SkillE
   );
   registerCommands(context, running, output);
   registerPlanCommands(context, running);
+  registerRoutingTests(context, running);
+  registerGraphCommands(context, running);
   registerBundleCommands(context, running);
   await running.start();
   return { client: running };

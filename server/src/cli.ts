@@ -1,8 +1,10 @@
 import * as path from "node:path";
 import { BUILTIN_SKILLS, Namespace, composeSystemPrompt, siblingSkillUri, tokenSize, type CoreDiagnostic } from "./core/index.js";
 import { BUNDLE_USAGE, runBundleCli } from "./bundleCli.js";
+import { GRAPH_USAGE, runGraphCli } from "./graphCli.js";
 import { loadFolders, pathFromUri, uriFromPath } from "./node/workspaceFiles.js";
 import { PLAN_USAGE, runPlanCli } from "./planner/cli.js";
+import { ROUTING_USAGE, runRoutingCli } from "./planner/routingCli.js";
 
 const USAGE = () => `Usage: skill-lsp <command> [options]
 
@@ -12,7 +14,9 @@ Commands:
   expand [--folder F] @handle…  Print the toolset the handles bind, one tool name per line.
   menu [--folder F]            Print the planner's system prompt and its size.
 ${BUNDLE_USAGE}
+${GRAPH_USAGE}
   ${PLAN_USAGE}
+  ${ROUTING_USAGE}
   --stdio                      Start the language server on standard input and output.
 
 With no skill in the folders, expand and menu use the three built-in skills.`;
@@ -113,8 +117,12 @@ export async function runCli(args: readonly string[], out = (line: string) => co
       case "export":
       case "import":
         return await runBundleCli(args, out, err);
+      case "graph":
+        return await runGraphCli(rest, out, err);
       case "plan":
         return await runPlanCli(rest);
+      case "test-routing":
+        return await runRoutingCli(rest, { out, err });
       case "--help":
       case "-h":
       case "help":

@@ -47,6 +47,12 @@ try {
   } finally {
     rmSync(uiWorkspace, { recursive: true, force: true });
   }
+  const graphWorkspace = freshWorkspace();
+  try {
+    step("UI: the Skill Graph panel (test-artifacts/graph.png)", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/graph.mjs", "--extension", root, "--workspace", graphWorkspace, "--artifacts", path.join(artifacts, "ui-graph")]);
+  } finally {
+    rmSync(graphWorkspace, { recursive: true, force: true });
+  }
   // The packaged extension, installed from its VSIX (the dev copy stays out: the smoke extension is the
   // development path), activates and runs a plan on node-llama-cpp's binaries from inside the VSIX.
   step("package the VSIX", process.execPath, ["scripts/package.mjs"]);

@@ -63,7 +63,12 @@ export function menuSkills(namespace: Namespace, alignment: Alignment = effectiv
     }
     return chosen;
   }
-  const all = [...namespace.skills()].filter((skill) => onMenu(skill) && namespace.claimants(skill.slug)[0] === skill);
+  // onMenu(skill) && claimants(slug)[0] === skill, resolving once: resolve's skill is that first claimant.
+  const all = [...namespace.skills()].filter((skill) => {
+    if (!skill.validHandle || !skill.enabled || !skill.advertised) return false;
+    const target = namespace.resolve(skill.slug);
+    return target?.kind === "skill" && target.skill === skill;
+  });
   return all.sort((a, b) => a.slug.localeCompare(b.slug));
 }
 

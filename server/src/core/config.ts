@@ -1,6 +1,7 @@
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
 import { scanMentions, type MentionToken } from "./mentions.js";
+import { MAX_SKILL_CHARS } from "./skillFile.js";
 import { isValidHandle } from "./slug.js";
 import { LineMap, type Range } from "./text.js";
 import { PROMPT_BLURB_IDS, type ArgumentSchema, type ToolSpec } from "./tools.js";
@@ -47,15 +48,21 @@ const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** Parses `skills.json`. Never throws: problems become diagnostics with the range of the offending value. */
 export function parseConfigFile(uri: string, text: string): ConfigFile {
-  try {
-    return readConfigFile(uri, text);
-  } catch (error) {
-    // The JSON parser recurses once per level of nesting: tens of thousands of `[` overflow the stack.
-    const lines = new LineMap(text);
-    const message = `skills.json cannot be read${error instanceof RangeError ? ": it is nested too deeply" : ""}.`;
-    const problems: CoreDiagnostic[] = [{ range: lines.rangeOf(0, 0), severity: "error", code: DiagnosticCodes.configSyntax, message }];
-    return { uri, text, lines, tools: [], alignment: { instructions: undefined, blurbs: [], menu: undefined }, mentions: [], problems };
+  let problem: Pick<CoreDiagnostic, "code" | "message">;
+  if (text.length > MAX_SKILL_CHARS) {
+    // The same limit as a skill's: a 10 MB skills.json took seconds per keystroke to parse and scan.
+    problem = { code: DiagnosticCodes.fileTooLarge, message: `skills.json has ${text.length.toLocaleString("en")} characters; it is read up to ${MAX_SKILL_CHARS.toLocaleString("en")}. Its tools, alignment and mentions are ignored until it is shorter.` };
+  } else {
+    try {
+      return readConfigFile(uri, text);
+    } catch (error) {
+      // The JSON parser recurses once per level of nesting: tens of thousands of `[` overflow the stack.
+      problem = { code: DiagnosticCodes.configSyntax, message: `skills.json cannot be read${error instanceof RangeError ? ": it is nested too deeply" : ""}.` };
+    }
   }
+  const lines = new LineMap(text);
+  const problems: CoreDiagnostic[] = [{ range: lines.rangeOf(0, 0), severity: "error", ...problem }];
+  return { uri, text, lines, tools: [], alignment: { instructions: undefined, blurbs: [], menu: undefined }, mentions: [], problems };
 }
 
 function readConfigFile(uri: string, text: string): ConfigFile {

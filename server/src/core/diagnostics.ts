@@ -15,6 +15,7 @@ export const DiagnosticCodes = {
   frontmatterUnknownKey: "frontmatter-unknown-key",
   missingSummary: "missing-summary",
   longSummary: "long-summary",
+  menuSimilar: "menu-similar",
   configSyntax: "config-syntax",
   configInvalid: "config-invalid",
   configUnknownHandle: "config-unknown-handle",

@@ -1,5 +1,6 @@
 import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type ConfigMention, type DeclaredTool } from "./config.js";
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
+import { MenuCompetition } from "./similarity.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { parseSkillFile, siblingSkillUri, type Mention, type SkillFile } from "./skillFile.js";
 import type { Range } from "./text.js";
@@ -70,11 +71,22 @@ export class Namespace {
   /** Files (skills and configs) that mention a slug. */
   readonly #mentioners = new Map<string, Set<string>>();
   readonly #diagnostics = new Map<string, readonly CoreDiagnostic[]>();
+  /** Summaries too alike on the menu (`menu-similar`): indexed on first use, then kept up to date. */
+  readonly #competition = new MenuCompetition(() => this.#skills.values());
   #generation = 0;
+  #menuGeneration = 0;
 
   /** Grows on every change: a cheap way for callers to know their cached views are stale. */
   get generation(): number {
     return this.#generation;
+  }
+
+  /**
+   * Grows on every change that can change the planner's menu or the counts beside it: a file added or removed,
+   * a skill's handle, enabled, advertised, title or summary, any `skills.json`. An edit of a body leaves it.
+   */
+  get menuGeneration(): number {
+    return this.#menuGeneration;
   }
 
   /** Adds or replaces a file by URI: a `.skill.md` or a `skills.json`. Answers the URIs to diagnose again. */
@@ -90,11 +102,14 @@ export class Namespace {
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
     this.#indexSkill(next);
+    for (const other of this.#competition.change(uri, previous, next)) affected.add(other);
     const before = claimOf(previous);
     const after = claimOf(next);
-    if (before.exists !== after.exists || before.slug !== after.slug || before.enabled !== after.enabled || before.advertised !== after.advertised) {
+    const claimChanged = before.exists !== after.exists || before.slug !== after.slug || before.enabled !== after.enabled || before.advertised !== after.advertised;
+    if (claimChanged) {
       for (const slug of new Set([before.slug, after.slug])) this.#addDependents(slug, affected);
     }
+    if (!previous || claimChanged || previous.title !== next.title || previous.summary !== next.summary) this.#menuGeneration++;
     return this.#invalidate(affected);
   }
 
@@ -108,17 +123,20 @@ export class Namespace {
     this.#indexConfig(next);
     const toolSlugs = new Set([...(previous?.tools ?? []), ...next.tools].map((tool) => slugKey(tool.slug)));
     for (const slug of toolSlugs) this.#addDependents(slug, affected);
+    this.#menuGeneration++;
     return this.#invalidate(affected);
   }
 
   /** Forgets a file (deleted, or moved out of the workspace). Answers the URIs to diagnose again. */
   remove(uri: string): Set<string> {
     const affected = new Set<string>();
+    this.#menuGeneration++;
     const skill = this.#skills.get(uri);
     if (skill) {
       this.#unindexSkill(skill);
       this.#skills.delete(uri);
       this.#addDependents(skill.slug, affected);
+      for (const other of this.#competition.change(uri, skill, undefined)) affected.add(other);
     }
     const config = this.#configs.get(uri);
     if (config) {
@@ -285,7 +303,7 @@ export class Namespace {
     if (holder) return { refused: `@${newHandle} is taken by ${holder}.` };
     const newUri = siblingSkillUri(skill.uri, newHandle);
     // A file that differs only in case (an invalid `Plan.skill.md`) is the same file on a case-insensitive disk.
-    const occupant = [...this.#skills.keys()].find((uri) => uri !== skill.uri && uri.toLowerCase() === newUri.toLowerCase());
+    const occupant = [...this.#skills.keys()].find((uri) => uri !== skill.uri && equalsIgnoringCase(uri, newUri));
     if (occupant) return { refused: `@${newHandle} would overwrite the file ${occupant}; rename or remove that file first.` };
 
     const edits = new Map<string, TextEdit[]>();
@@ -369,6 +387,7 @@ export class Namespace {
       }
     }
     for (const mention of skill.mentions) diagnostics.push(...this.#diagnoseMention(mention));
+    diagnostics.push(...this.#competition.diagnose(skill, (uri) => this.#skills.get(uri)));
     return diagnostics;
   }
 
@@ -455,6 +474,24 @@ export class Namespace {
 function claimOf(skill: SkillFile | undefined): Claim {
   if (!skill || !skill.validHandle) return { exists: false, slug: skill?.slug ?? "", enabled: false, advertised: false };
   return { exists: true, slug: skill.slug, enabled: skill.enabled, advertised: skill.advertised };
+}
+
+/**
+ * `a.toLowerCase() === b.toLowerCase()` without lower-casing two strings per call: the rename's occupant check
+ * runs it against every skill. Compares ASCII letter by letter and stops at the first difference; anything else
+ * (a non-ASCII character, one string a prefix of the other) takes the exact path.
+ */
+function equalsIgnoringCase(a: string, b: string): boolean {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x > 127 || y > 127) return a.toLowerCase() === b.toLowerCase();
+    if (x >= 65 && x <= 90) x += 32;
+    if (y >= 65 && y <= 90) y += 32;
+    if (x !== y) return false;
+  }
+  return a.length === b.length || a.toLowerCase() === b.toLowerCase();
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, value: string): void {

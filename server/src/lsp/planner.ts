@@ -71,6 +71,21 @@ export class PlannerHost {
     connection.onDidChangeConfiguration(() => void this.#context.settings().then((settings) => this.#modelFor(settings).catch(() => undefined)));
   }
 
+  /**
+   * The model the settings name, shared with Run Plan (loaded lazily, reused); its tokenizer is lent to the
+   * token counts once it is ready. Rejects with NO_MODEL_ERROR when none is configured.
+   */
+  async model(): Promise<LlamaPlannerModel> {
+    const model = await this.#modelFor(await this.#context.settings());
+    void model.prepare().then(() => this.#context.setTokenCounter(model.tokenCounter()), () => undefined);
+    return model;
+  }
+
+  /** Turns a planner failure into the error a client shows (cancelled, model problems, the rest). */
+  responseError(error: unknown): ResponseError<void> {
+    return this.#toResponseError(error);
+  }
+
   async #modelFor(settings: SkillSettings): Promise<LlamaPlannerModel> {
     const wanted = modelSettings(settings);
     if (!wanted) {

@@ -41,12 +41,14 @@ import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath 
 import { complete, resolveCompletion } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { quickFixes } from "../service/codeActions.js";
-import { toLspDiagnostic } from "../service/diagnostics.js";
+import { toLspDiagnostics } from "../service/diagnostics.js";
 import { fileOf } from "../service/lookup.js";
 import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
 import { prepareRename, rename, willRenameFiles } from "../service/rename.js";
 import * as requests from "../service/requests.js";
+import { GraphHost } from "./graph.js";
 import { PlannerHost } from "./planner.js";
+import { RoutingHost } from "./routing.js";
 import { semanticTokens } from "../service/semanticTokens.js";
 
 /** How long a rename this server answered is expected to come back as a file rename from the client. */
@@ -92,6 +94,7 @@ export class SkillServer {
   #countTokens: requests.TokenCounter;
 
   readonly #planner: PlannerHost;
+  readonly #graph: GraphHost;
   #configuration = false;
   #initialSettings: SkillSettings = {};
 
@@ -103,6 +106,7 @@ export class SkillServer {
       settings: () => this.#settings(),
       setTokenCounter: (counter) => this.setTokenCounter(counter),
     });
+    this.#graph = new GraphHost({ namespace: this.#namespace, countTokens: () => this.#countTokens, settled: () => this.#settled(), codeLensRefresh: () => this.#codeLensRefresh });
   }
 
   /** The `skill` settings: asked of the client when it can answer, else those it gave at start. */
@@ -130,7 +134,8 @@ export class SkillServer {
       void this.#initialized();
     });
     connection.onDidChangeWatchedFiles((params) => {
-      for (const change of params.changes) this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(change.uri), change.type));
+      const changes = params.changes.map((change) => ({ uri: canonicalUri(change.uri), type: change.type }));
+      this.#queueDiskWork(() => this.#onDiskChanges(changes));
     });
 
     this.#documents.onDidChangeContent((event) => this.#update(canonicalUri(event.document.uri), event.document.getText()));
@@ -145,7 +150,7 @@ export class SkillServer {
     );
     connection.onDocumentSymbol((params) => this.#withFile(params.textDocument.uri, (file) => documentSymbols(this.#namespace, file)));
     connection.onWorkspaceSymbol((params, token) => workspaceSymbols(this.#namespace, params.query, () => token.isCancellationRequested));
-    connection.onCodeLens(async (params) => (await this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file))) ?? []);
+    connection.onCodeLens(async (params) => (await this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file, this.#countTokens))) ?? []);
     connection.onCodeAction((params) => this.#withFile(params.textDocument.uri, (file) => quickFixes(this.#namespace, file, params.context.diagnostics, this.#versionOf)));
     connection.languages.semanticTokens.on(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file))) ?? [] }));
     connection.languages.semanticTokens.onRange(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file, params.range))) ?? [] }));
@@ -195,7 +200,7 @@ export class SkillServer {
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#namespace.diagnose(uri).map(toLspDiagnostic) };
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: toLspDiagnostics(this.#namespace.diagnose(uri)) };
     });
     connection.languages.diagnostics.onWorkspace(async (params, token) => {
       await this.#settled();
@@ -213,7 +218,7 @@ export class SkillServer {
           const resultId = this.#resultIdOf(uri);
           if (previous.get(uri) === resultId) continue;
           const version = this.#documents.get(uri)?.version ?? null;
-          items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#namespace.diagnose(uri).map(toLspDiagnostic) });
+          items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: toLspDiagnostics(this.#namespace.diagnose(uri)) });
         }
         for (const uri of previous.keys()) if (!this.#namespace.has(uri)) items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, items: [] });
         if (items.length > 0 || previous.size === 0) return { items };
@@ -257,6 +262,8 @@ export class SkillServer {
     connection.onRequest(SkillAtRequest, (params) => requests.skillAt(this.#namespace, canonicalUri(params.uri)));
 
     this.#planner.register(connection);
+    new RoutingHost({ namespace: this.#namespace, planner: this.#planner, settled: () => this.#settled() }).register(connection);
+    this.#graph.register(connection);
     connection.onShutdown(() => this.#planner.dispose());
     this.#documents.listen(connection);
     connection.listen();
@@ -379,9 +386,18 @@ export class SkillServer {
     }
   }
 
-  async #onDiskChange(uri: string, type: FileChangeType): Promise<void> {
+  /** A burst of file events (a branch switch): up to 64 files read at once, the changes applied in the order sent. */
+  async #onDiskChanges(changes: readonly { readonly uri: string; readonly type: FileChangeType }[]): Promise<void> {
+    for (let i = 0; i < changes.length; i += 64) {
+      const batch = changes.slice(i, i + 64);
+      const reads = batch.map((change) => (change.type === FileChangeType.Deleted || !this.#isWorkspaceFile(change.uri) ? undefined : readWorkspaceFile(pathFromUri(change.uri))));
+      for (const [k, change] of batch.entries()) await this.#onDiskChange(change.uri, change.type, reads[k]);
+    }
+  }
+
+  async #onDiskChange(uri: string, type: FileChangeType, read?: Promise<string | undefined>): Promise<void> {
     if (!this.#isWorkspaceFile(uri) || this.#documents.get(uri)) return;
-    const text = type === FileChangeType.Deleted ? undefined : await readWorkspaceFile(pathFromUri(uri));
+    const text = type === FileChangeType.Deleted ? undefined : await (read ?? readWorkspaceFile(pathFromUri(uri)));
     if (this.#documents.get(uri)) return;
     const affected = text === undefined ? this.#namespace.remove(uri) : this.#namespace.set(uri, text);
     if (text === undefined) affected.add(uri);
@@ -413,7 +429,7 @@ export class SkillServer {
     this.#othersChanged = false;
     if (!this.#pullDiagnostics) {
       for (const uri of this.#pendingPush) {
-        const diagnostics = this.#namespace.has(uri) ? this.#namespace.diagnose(uri).map(toLspDiagnostic) : [];
+        const diagnostics = this.#namespace.has(uri) ? toLspDiagnostics(this.#namespace.diagnose(uri)) : [];
         void connection.sendDiagnostics({ uri, diagnostics, version: this.#documents.get(uri)?.version });
       }
     }
@@ -424,6 +440,7 @@ export class SkillServer {
       if (this.#codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     }
     void connection.sendNotification(NamespaceStatusNotification, requests.status(this.#namespace, this.#countTokens, this.#indexing));
+    this.#graph.changed();
   }
 
   #resultIdOf(uri: string): string {
@@ -468,9 +485,17 @@ export class SkillServer {
     clearTimeout(timer);
   }
 
+  /**
+   * Runs a request on a file once the disk work sent before it is done. The request's positions are in the
+   * text the client had when it asked: if the document changed while the request waited, it is answered with
+   * ContentModified (the client asks again) rather than computed on a text its positions do not belong to.
+   */
   async #withFile<T>(rawUri: string, handler: (file: NonNullable<ReturnType<typeof fileOf>>) => T): Promise<T | null> {
+    const uri = canonicalUri(rawUri);
+    const version = this.#documents.get(uri)?.version;
     await this.#settled();
-    const file = fileOf(this.#namespace, canonicalUri(rawUri));
+    if (this.#documents.get(uri)?.version !== version) throw new ResponseError(LSPErrorCodes.ContentModified, "The document changed while the request waited; ask again.");
+    const file = fileOf(this.#namespace, uri);
     return file ? handler(file) : null;
   }
 }

@@ -1,4 +1,4 @@
-import { constants, promises as fs } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from "node:fs";
 import * as path from "node:path";
 import { URI } from "vscode-uri";
 import { CONFIG_FILE_NAME, MAX_SKILL_CHARS, SKILL_SUFFIX, type Namespace } from "../core/index.js";
@@ -97,6 +97,30 @@ export async function readWorkspaceFile(filePath: string): Promise<string | unde
   }
 }
 
+/** Decodes without state between calls, so one instance serves every file. */
+const DECODER = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/**
+ * `readWorkspaceFile` done synchronously, for the first index: four thread-pool round trips per file cost more
+ * than reading a page of text, so a folder of 10,000 skills read three times slower. Same answers, same limits.
+ */
+function readWorkspaceFileSync(filePath: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    const length = Math.min(stat.size, MAX_READ_BYTES + 1);
+    const buffer = Buffer.allocUnsafe(length);
+    const bytesRead = readSync(fd, buffer, 0, length, 0);
+    return DECODER.decode(buffer.subarray(0, bytesRead));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** Reads every skill and `skills.json` in the folders into the namespace. Answers the number of files read. */
 export async function loadFolders(
   namespace: Namespace,
@@ -109,9 +133,11 @@ export async function loadFolders(
   let done = 0;
   const batch = 64;
   for (let i = 0; i < files.length; i += batch) {
+    // Read in batches with a turn of the event loop between them, so requests and cancellation are heard.
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     if (isCancelled?.()) break;
     const slice = files.slice(i, i + batch);
-    const texts = await Promise.all(slice.map(readWorkspaceFile));
+    const texts = slice.map(readWorkspaceFileSync);
     slice.forEach((file, index) => {
       const text = texts[index];
       const uri = uriFromPath(file);

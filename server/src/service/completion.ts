@@ -38,6 +38,18 @@ function isSubsequence(query: string, target: string): boolean {
   return index === query.length;
 }
 
+/** `isSubsequence(query, target.toLowerCase())`, without building the lower-cased copy while `target` is ASCII. */
+function isSubsequenceIgnoringCase(query: string, target: string): boolean {
+  let index = 0;
+  for (let i = 0; i < target.length && index < query.length; i++) {
+    let code = target.charCodeAt(i);
+    if (code > 127) return isSubsequence(query, target.toLowerCase());
+    if (code >= 65 && code <= 90) code += 32;
+    if (code === query.charCodeAt(index)) index++;
+  }
+  return index === query.length;
+}
+
 /** Completion inside a skill file or skills.json: mentions after `@`, and the frontmatter's keys and values. */
 export function complete(namespace: Namespace, file: WorkspaceFile, position: Position, snippets = true): CompletionList | null {
   const { text, lines } = file.file;
@@ -51,7 +63,7 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
   const range = lines.rangeOf(partial.start, partial.end);
   const self = file.kind === "skill" ? file.file.slug : undefined;
   const matches = (slug: string, title: string) =>
-    partial.typed === "" || isSubsequence(partial.typed, slug) || isSubsequence(partial.typed, title.toLowerCase());
+    partial.typed === "" || isSubsequence(partial.typed, slug) || isSubsequenceIgnoringCase(partial.typed, title);
 
   const items: CompletionItem[] = [];
   let incomplete = false;
@@ -61,13 +73,18 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
   };
   const seen = new Set<string>();
   for (const skill of namespace.skills()) {
-    if (!skill.validHandle || !skill.enabled || skill.slug === self || seen.has(skill.slug)) continue;
-    if (namespace.resolve(skill.slug)?.kind !== "skill" || !matches(skill.slug, skill.title)) continue;
+    if (!skill.validHandle || !skill.enabled || skill.slug === self) continue;
+    // The text match first: it is the cheapest test, and most skills fail it once a letter is typed.
+    if (!matches(skill.slug, skill.title) || seen.has(skill.slug) || namespace.resolve(skill.slug)?.kind !== "skill") continue;
     seen.add(skill.slug);
     push(skillItem(skill, range));
+    // Over-full: nothing more is added (tools included), so stop instead of walking the rest of the workspace.
+    if (incomplete) break;
   }
-  for (const tool of namespace.tools()) {
-    if (matches(tool.slug, tool.title)) push(toolItem(tool, range));
+  if (!incomplete) {
+    for (const tool of namespace.tools()) {
+      if (matches(tool.slug, tool.title)) push(toolItem(tool, range));
+    }
   }
   return { isIncomplete: incomplete, items };
 }

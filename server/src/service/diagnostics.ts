@@ -21,3 +21,26 @@ export function toLspDiagnostic(diagnostic: CoreDiagnostic): Diagnostic {
     data: diagnostic.fix,
   };
 }
+
+/** More problems than this in one file are not all sent: 100,000 diagnostics took seconds to send and to show. */
+export const MAX_DIAGNOSTICS_PER_FILE = 1000;
+
+/**
+ * A file's diagnostics as LSP data, at most {@link MAX_DIAGNOSTICS_PER_FILE}: errors first, then the rest in
+ * order, and when some are left out, a last one at the file's start that says how many.
+ */
+export function toLspDiagnostics(diagnostics: readonly CoreDiagnostic[]): Diagnostic[] {
+  if (diagnostics.length <= MAX_DIAGNOSTICS_PER_FILE) return diagnostics.map(toLspDiagnostic);
+  const shown = [...diagnostics.filter((one) => one.severity === "error"), ...diagnostics.filter((one) => one.severity !== "error")].slice(0, MAX_DIAGNOSTICS_PER_FILE - 1);
+  const hidden = diagnostics.length - shown.length;
+  return [
+    ...shown.map(toLspDiagnostic),
+    {
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      severity: DiagnosticSeverity.Information,
+      code: "more-problems",
+      source: "skill",
+      message: `${hidden.toLocaleString("en")} more problems in this file are not shown; ${shown.length.toLocaleString("en")} are.`,
+    },
+  ];
+}

@@ -9,6 +9,7 @@ import {
 } from "vscode-languageserver-types";
 import { ClientCommands, TOOL_SCHEME } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, toolSignature, type Namespace, type Position, type Range, type SkillFile, type ToolSpec } from "../core/index.js";
+import { cachedMenuPrices, offMenuReason } from "../core/graph.js";
 import { bindsLine } from "./completion.js";
 import { fileOf, mentionAt, subjectAt, type WorkspaceFile } from "./lookup.js";
 
@@ -135,12 +136,26 @@ export function workspaceSymbols(namespace: Namespace, query: string, isCancelle
   return symbols;
 }
 
-/** "N references · binds check_notebook, …" on the first line of a skill file. */
-export function codeLenses(namespace: Namespace, file: WorkspaceFile): CodeLens[] {
+/**
+ * "N references · binds check_notebook, …" on the first line of a skill file, and on its summary the price of
+ * its planner-menu entry: exact with the loaded model's tokenizer (`countTokens`), else `~` characters / 4.
+ */
+export function codeLenses(namespace: Namespace, file: WorkspaceFile, countTokens?: (text: string) => number): CodeLens[] {
   if (file.kind !== "skill" || !file.file.validHandle) return [];
   const skill = file.file;
   const references = namespace.mentioners(skill.slug).reduce((count, uri) => count + (fileOf(namespace, uri)?.file.mentions.filter((mention) => mention.slug === skill.slug && uri !== skill.uri).length ?? 0), 0);
   const tools = skill.enabled ? namespace.expand([skill.slug]).tools.map((tool) => tool.name) : [];
   const title = `${references} ${references === 1 ? "reference" : "references"} · ${skill.enabled ? (tools.length > 0 ? `binds ${tools.join(", ")}` : "binds no tool") : "disabled"}`;
-  return [{ range: FILE_START, command: { title, command: ClientCommands.showReferences, arguments: [skill.uri, FILE_START.start] } }];
+  return [{ range: FILE_START, command: { title, command: ClientCommands.showReferences, arguments: [skill.uri, FILE_START.start] } }, menuLens(namespace, skill, countTokens)];
+}
+
+/** The price of a skill's menu entry and its share of the planner's prompt, or why it is not on the menu. */
+function menuLens(namespace: Namespace, skill: SkillFile, countTokens?: (text: string) => number): CodeLens {
+  const { prices } = cachedMenuPrices(namespace, countTokens);
+  const price = prices.get(`skill:${skill.slug}`);
+  const reason = price ? undefined : offMenuReason(namespace, skill, prices);
+  const title = price
+    ? `menu entry: ${price.label} · ${Math.max(1, Math.round(price.share * 100))}% of the planner's prompt`
+    : `not on the planner's menu: ${reason ?? "not selected"}`;
+  return { range: skill.summaryRange ?? FILE_START, command: { title, command: ClientCommands.showAlignment } };
 }

@@ -31,9 +31,14 @@ export function alignment(namespace: Namespace, countTokens: TokenCounter): Alig
   };
 }
 
+/** The last status per namespace: composing the menu walks every skill, and most changes (a body edit) leave it. */
+const statusCache = new WeakMap<Namespace, { readonly menuGeneration: number; readonly countTokens: TokenCounter; readonly status: NamespaceStatus }>();
+
 export function status(namespace: Namespace, countTokens: TokenCounter, indexing: boolean): NamespaceStatus {
+  const cached = statusCache.get(namespace);
+  if (cached && cached.menuGeneration === namespace.menuGeneration && cached.countTokens === countTokens) return { ...cached.status, indexing };
   const prompt = composeSystemPrompt(namespace);
-  return {
+  const computed: NamespaceStatus = {
     skills: namespace.skillCount,
     tools: namespace.tools().length,
     menuSkills: prompt.menuSkills.length,
@@ -41,6 +46,8 @@ export function status(namespace: Namespace, countTokens: TokenCounter, indexing
     planning: prompt.planning,
     indexing,
   };
+  statusCache.set(namespace, { menuGeneration: namespace.menuGeneration, countTokens, status: computed });
+  return computed;
 }
 
 export function mint(namespace: Namespace, title: string, currentUri?: string): MintResult {

@@ -28,7 +28,8 @@ export async function locateImplementation(tool: ToolSpec, folders: readonly str
     return { ok: false, outcome: { ok: false, kind: "unimplemented", error: `@${tool.slug} is declared but has no implementation in this workspace, so ${tool.name} cannot run: nothing was done.` } };
   }
   const base = path.dirname(pathFromUri(tool.origin.uri));
-  const file = path.resolve(base, implementation);
+  // Checked and run by its real path, once resolved: a link re-pointed outside after the check changes nothing.
+  const file = await fs.realpath(path.resolve(base, implementation)).catch(() => path.resolve(base, implementation));
   const inside = await Promise.all(folders.map((folder) => isInside(folder, file)));
   if (!inside.some(Boolean)) {
     return {

@@ -286,3 +286,118 @@ suite("A server that dies", () => {
     await eventually(() => assert.deepEqual(codesOf(editor.document.uri), ["unknown-mention", "unknown-mention"]), 30_000);
   });
 });
+
+suite("Skill Graph in VS Code", () => {
+  test("the panel lays out the workspace's graph in a worker and focuses one skill's expansion", async function () {
+    this.timeout(180_000);
+    type Rendered = { nodes: number; edges: number; cycles: number; worker: boolean; focus: string | null; binds: string[] | null };
+    const whole = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph");
+    assert.ok(whole, "the panel reported a layout");
+    assert.equal(whole.focus, null);
+    assert.ok(whole.nodes >= 17 && whole.edges >= 23, `${whole.nodes} nodes, ${whole.edges} edges`);
+    assert.ok(whole.cycles >= 1);
+    assert.equal(whole.worker, true, "ELK ran in a worker");
+    const focused = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph", "search-info");
+    assert.equal(focused?.focus, "skill:search-info");
+    assert.deepEqual(focused?.binds, ["check_notebook", "list_devices", "find_file", "grep_memory"]);
+
+    // Live: a new skill with a dangling mention adds two nodes (the skill and a ghost) without reopening the panel.
+    const whole2 = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph", null);
+    assert.equal(whole2?.focus, null);
+    const probe = fileUri("skills/home/graph-probe.skill.md");
+    await vscode.workspace.fs.writeFile(probe, new TextEncoder().encode("---\nsummary: A probe.\n---\nUse @graph-nowhere.\n"));
+    try {
+      await eventually(async () => {
+        const now = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph");
+        assert.equal(now?.nodes, (whole2?.nodes ?? 0) + 2);
+      }, 60_000);
+    } finally {
+      await vscode.workspace.fs.delete(probe);
+    }
+    await eventually(async () => assert.equal((await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph"))?.nodes, whole2?.nodes), 60_000);
+  });
+
+  test("a skill's summary carries the price of its menu entry", async () => {
+    const uri = fileUri("skills/builtin/search-info.skill.md");
+    await openSkill("skills/builtin/search-info.skill.md");
+    await eventually(async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", uri);
+      const price = lenses.find((lens) => lens.command?.title.startsWith("menu entry:"));
+      assert.match(price?.command?.title ?? "", /^menu entry: ~\d+ tokens · \d+% of the planner's prompt$/);
+      assert.equal(price?.command?.command, "skill.showAlignment");
+      assert.equal(price?.range.start.line, 2, "on the summary's line");
+    });
+  });
+});
+
+suite("Routing tests in the Testing view", () => {
+  type Result = { status: string; message: string; chosen: string[]; outdated: boolean };
+  type Item = { id: string; label: string; description: string; uri: string; line: number; result?: Result; children: Item[] };
+  const items = () => vscode.commands.executeCommand<Item[]>("skill.routingTests.items");
+  const leaves = (tree: readonly Item[]) => tree.flatMap((skill) => skill.children);
+  const skillItem = (tree: readonly Item[], handle: string) => {
+    const found = tree.find((item) => item.label === `@${handle}`);
+    assert.ok(found, `${handle} in ${tree.map((item) => item.label).join(", ")}`);
+    return found;
+  };
+
+  test("one test item per example and near miss, grouped by skill, on its line in the frontmatter", async function () {
+    this.timeout(60_000);
+    const tree = await eventually(async () => {
+      const found = await items();
+      assert.ok(found.some((item) => item.label === "@search-info"));
+      return found;
+    });
+    const searchInfo = skillItem(tree, "search-info");
+    assert.equal(searchInfo.uri, fileUri("skills/builtin/search-info.skill.md").toString());
+    assert.equal(searchInfo.line, 0);
+    assert.deepEqual(
+      searchInfo.children.map((child) => [child.label, child.description, child.line]),
+      [
+        ["What's my PAN number?", "example", 4],
+        ["Find my passport scan", "example", 5],
+        ["What is my sister's address?", "example", 6],
+        ["What's on my calendar tomorrow?", "near miss", 8],
+        ["Write a haiku about autumn", "near miss", 9],
+      ],
+    );
+    const document = await vscode.workspace.openTextDocument(fileUri("skills/builtin/search-info.skill.md"));
+    assert.match(document.lineAt(4).text, /What's my PAN number\?/);
+  });
+
+  test("a run can be cancelled: it stops between two plans", async function () {
+    this.timeout(120_000);
+    const tree = await vscode.commands.executeCommand<Item[]>("skill.routingTests.run", { cancelAfter: 2 });
+    const done = leaves(tree).filter((leaf) => leaf.result);
+    assert.ok(done.length >= 2 && done.length < leaves(tree).length, `${done.length} of ${leaves(tree).length} ran`);
+  });
+
+  test("runs tests on the configured model: failures show what was chosen instead, and why", async function () {
+    this.timeout(120_000);
+    const wanted = (await items()).filter((item) => item.label === "@search-info" || item.label === "@check-schedule").map((item) => item.id);
+    const tree = await vscode.commands.executeCommand<Item[]>("skill.routingTests.run", { ids: wanted });
+    for (const handle of ["search-info", "check-schedule"]) {
+      for (const leaf of skillItem(tree, handle).children) {
+        const expected = (handle === "search-info") === (leaf.description === "example") ? "passed" : "failed";
+        assert.equal(leaf.result?.status, expected, `${handle}: ${leaf.label}: ${leaf.result?.message ?? "no result"}`);
+        assert.deepEqual(leaf.result?.chosen, ["search-info"]);
+        assert.equal(leaf.result?.outdated, false);
+      }
+    }
+    const misrouted = skillItem(tree, "check-schedule").children[0]?.result;
+    assert.equal(misrouted?.message, 'Routed to @search-info instead of @check-schedule (the model\'s reason: "it checks every place")');
+  });
+
+  test("a skill's results are invalidated when its file changes; the others keep theirs", async function () {
+    this.timeout(60_000);
+    const editor = await openSkill("skills/builtin/search-info.skill.md");
+    await editor.edit((builder) => builder.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, "\nLook twice."));
+    const tree = await eventually(async () => {
+      const found = await items();
+      assert.ok(skillItem(found, "search-info").children.every((leaf) => leaf.result?.outdated === true));
+      return found;
+    });
+    assert.ok(skillItem(tree, "check-schedule").children.every((leaf) => leaf.result?.outdated === false), "a body edit leaves the menu, and the other skills' results, alone");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+});

@@ -1,0 +1,211 @@
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+import { GraphChangedNotification, GraphRequest, TOOL_SCHEME, type GraphResult } from "../../shared/protocol.js";
+
+/** What the page reports after drawing: tests and the command's caller read it. */
+export interface GraphRendered {
+  readonly nodes: number;
+  readonly edges: number;
+  readonly cycles: number;
+  /** ELK's layout time for what is shown. */
+  readonly milliseconds: number;
+  /** True when ELK ran in a worker, false when it fell back to the page. */
+  readonly worker: boolean;
+  /** The focused node, or null for the whole graph. */
+  readonly focus: string | null;
+  /** The focused node's bound tools, in order (`skill/expand`'s answer), or null. */
+  readonly binds: readonly string[] | null;
+}
+
+type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
+
+function nonce(): string {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  return Buffer.from(bytes).toString("base64").replace(/[^A-Za-z0-9]/g, "");
+}
+
+/**
+ * The Skill Graph panel: the namespace drawn in the editor's theme, live. The page lays the graph out with ELK
+ * in a worker started from a blob of the panel's own script; the content security policy allows the panel's
+ * script (by nonce), its style sheet, fetching its own files and blob workers, and nothing else.
+ */
+export class GraphPanel {
+  static current: GraphPanel | undefined;
+  readonly #panel: vscode.WebviewPanel;
+  readonly #client: LanguageClient;
+  readonly #disposables: vscode.Disposable[] = [];
+  #graph: GraphResult | undefined;
+  #ready = false;
+  #pendingFocus: string | null | undefined;
+  #fetching: Promise<void> | undefined;
+  #again = false;
+  /** The page's last report, and those waiting for the next one. */
+  rendered: GraphRendered | undefined;
+  readonly #waiters: ((rendered: GraphRendered) => void)[] = [];
+
+  private constructor(context: vscode.ExtensionContext, client: LanguageClient) {
+    this.#client = client;
+    const media = vscode.Uri.joinPath(context.extensionUri, "media", "graph");
+    this.#panel = vscode.window.createWebviewPanel("skill.graph", "Skill Graph", vscode.ViewColumn.Beside, {
+      enableScripts: true,
+      localResourceRoots: [media],
+      retainContextWhenHidden: true,
+    });
+    this.#panel.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "skill-file.svg");
+    const webview = this.#panel.webview;
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "graph.js"));
+    const worker = webview.asWebviewUri(vscode.Uri.joinPath(media, "elk-worker.js"));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "graph.css"));
+    const scriptNonce = nonce();
+    webview.html = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${scriptNonce}'; connect-src ${webview.cspSource}; worker-src blob:;">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}"><title>Skill Graph</title></head>
+<body data-worker="${worker}" data-nonce="${scriptNonce}">
+<header>
+  <h1>Skill Graph</h1>
+  <input id="search" list="handles" placeholder="Focus a skill: @handle" aria-label="Focus a skill by its handle" spellcheck="false">
+  <datalist id="handles"></datalist>
+  <button id="all" hidden>Show all</button>
+  <button id="fit" title="Fit the graph to the panel (0)">Fit</button>
+  <span id="stats" aria-live="polite"></span>
+  <div class="legend" aria-label="Legend"><span class="skill">skill</span><span class="tool">tool</span><span class="unadvertised">not advertised</span><span class="disabled">disabled</span><span class="ghost">unknown</span><span class="cycle">cycle</span></div>
+</header>
+<main><canvas id="canvas" tabindex="0" aria-label="The graph of skills and tools"></canvas><aside id="details" aria-live="polite"></aside></main>
+<footer><span id="status" aria-live="polite">Loading the graph…</span><span class="muted">Click: open · double-click: its expansion · drag: pan · wheel: zoom · 0: fit</span></footer>
+<div id="tooltip" hidden></div>
+<script nonce="${scriptNonce}" src="${script}"></script></body></html>`;
+    this.#disposables.push(
+      webview.onDidReceiveMessage((message: PageMessage) => this.#onMessage(message)),
+      this.#client.onNotification(GraphChangedNotification, (params) => {
+        if (params.signature !== this.#graph?.signature) void this.refresh();
+      }),
+    );
+    this.#panel.onDidDispose(() => this.dispose(), undefined, this.#disposables);
+  }
+
+  /** Opens the panel (or reveals it), focused on a handle when one is given. */
+  static show(context: vscode.ExtensionContext, client: LanguageClient, focus?: string | null): GraphPanel {
+    GraphPanel.current ??= new GraphPanel(context, client);
+    const panel = GraphPanel.current;
+    panel.#panel.reveal(undefined, true);
+    if (focus !== undefined) panel.focus(focus);
+    return panel;
+  }
+
+  /** Focuses one skill's expansion; null shows the whole graph. */
+  focus(handle: string | null): void {
+    if (this.#ready && this.#graph) void this.#panel.webview.postMessage({ kind: "focus", handle });
+    else this.#pendingFocus = handle;
+  }
+
+  /** Resolves with the page's next report (after the next layout or focus), or the last one after `timeoutMs`. */
+  nextRender(timeoutMs = 60_000): Promise<GraphRendered | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(this.rendered), timeoutMs);
+      this.#waiters.push((rendered) => {
+        clearTimeout(timer);
+        resolve(rendered);
+      });
+    });
+  }
+
+  /** Asks the server for the graph and hands it to the page; calls made meanwhile coalesce into one more. */
+  refresh(): Promise<void> {
+    if (this.#fetching) {
+      this.#again = true;
+      return this.#fetching;
+    }
+    this.#fetching = (async () => {
+      do {
+        this.#again = false;
+        try {
+          const graph = await this.#client.sendRequest(GraphRequest, { watch: true });
+          if (graph) this.#graph = graph;
+        } catch (error) {
+          void vscode.window.showErrorMessage(`Could not read the skill graph: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        this.#post();
+      } while (this.#again);
+    })().finally(() => (this.#fetching = undefined));
+    return this.#fetching;
+  }
+
+  #post(): void {
+    if (!this.#ready || !this.#graph) return;
+    void this.#panel.webview.postMessage({ kind: "graph", graph: this.#graph });
+    if (this.#pendingFocus !== undefined) {
+      void this.#panel.webview.postMessage({ kind: "focus", handle: this.#pendingFocus });
+      this.#pendingFocus = undefined;
+    }
+  }
+
+  #onMessage(message: PageMessage): void {
+    switch (message.kind) {
+      case "ready":
+        this.#ready = true;
+        if (this.#graph) this.#post();
+        else void this.refresh();
+        break;
+      case "open":
+        void this.#open(message.id);
+        break;
+      case "rendered": {
+        const { kind: _kind, ...rendered } = message;
+        this.rendered = rendered;
+        for (const wake of this.#waiters.splice(0)) wake(rendered);
+        break;
+      }
+      case "error":
+        void vscode.window.showErrorMessage(message.message);
+        break;
+    }
+  }
+
+  /** Opens a node's file: a skill's, a declared tool's skills.json, a built-in tool's description, a ghost's first mention. */
+  async #open(id: string): Promise<void> {
+    const node = this.#graph?.nodes.find((candidate) => candidate.id === id);
+    if (!node) return;
+    const uri = node.uri ? vscode.Uri.parse(node.uri) : node.kind === "tool" ? vscode.Uri.parse(`${TOOL_SCHEME}:/${node.slug}.md`) : undefined;
+    if (!uri) return;
+    const document = await vscode.workspace.openTextDocument(uri);
+    let selection: vscode.Range | undefined;
+    if (node.kind === "ghost" || (node.kind === "tool" && node.uri)) {
+      const offset = document.getText().search(new RegExp(`@${node.slug.replace(/[-]/g, "\\-")}(?![a-z0-9-])|"${node.slug.replace(/[-]/g, "\\-")}"`, "i"));
+      if (offset >= 0) selection = new vscode.Range(document.positionAt(offset), document.positionAt(offset + node.slug.length + 1));
+    }
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preserveFocus: false, selection });
+  }
+
+  dispose(): void {
+    GraphPanel.current = undefined;
+    void this.#client.sendRequest(GraphRequest, { watch: false }).catch(() => undefined);
+    for (const disposable of this.#disposables.splice(0)) disposable.dispose();
+    this.#panel.dispose();
+  }
+}
+
+/**
+ * `skill.showGraph [handle | uri | null]`: opens the panel, focused on a handle (or on the skill file's, from its
+ * title button); null shows the whole graph. Answers the page's report once it has drawn.
+ */
+export function registerGraphCommands(context: vscode.ExtensionContext, client: LanguageClient): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand("skill.showGraph", async (target?: vscode.Uri | string | null) => {
+      const focus = target === null ? null : typeof target === "string" ? target : target instanceof vscode.Uri ? handleOf(target) : undefined;
+      const existing = GraphPanel.current?.rendered;
+      const panel = GraphPanel.show(context, client, focus);
+      if (existing && focus === undefined) return existing;
+      const rendered = panel.nextRender();
+      await panel.refresh();
+      return rendered;
+    }),
+  );
+}
+
+function handleOf(uri: vscode.Uri): string | undefined {
+  const name = uri.path.split("/").pop() ?? "";
+  return name.toLowerCase().endsWith(".skill.md") ? name.slice(0, -".skill.md".length) : undefined;
+}

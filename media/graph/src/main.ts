@@ -1,0 +1,747 @@
+/**
+ * The graph panel's page: draws the namespace on a canvas in the editor's theme, lays it out with ELK in a
+ * worker (so a thousand skills never freeze the page), and focuses one skill's expansion. Every text from the
+ * workspace is shown with textContent or on the canvas, never parsed as HTML.
+ */
+import ELK from "elkjs/lib/elk-api.js";
+import type { ELK as ElkApi } from "elkjs/lib/elk-api.js";
+import { closure, subgraph, type Closure, type GraphData, type GraphNode } from "../../../server/src/core/graph.js";
+import { captionOf, LARGE_GRAPH, layoutGraph, previewLayout, type Layout, type PlacedNode, type Point } from "./layout.js";
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+type Inbound = { readonly kind: "graph"; readonly graph: GraphData & { readonly signature: string } } | { readonly kind: "focus"; readonly handle: string | null };
+
+const vscode = acquireVsCodeApi();
+const canvas = document.getElementById("canvas") as HTMLCanvasElement;
+const context = canvas.getContext("2d") as CanvasRenderingContext2D;
+const search = document.getElementById("search") as HTMLInputElement;
+const handles = document.getElementById("handles") as HTMLDataListElement;
+const stats = document.getElementById("stats") as HTMLElement;
+const status = document.getElementById("status") as HTMLElement;
+const details = document.getElementById("details") as HTMLElement;
+const tooltip = document.getElementById("tooltip") as HTMLElement;
+const showAll = document.getElementById("all") as HTMLButtonElement;
+const fit = document.getElementById("fit") as HTMLButtonElement;
+
+const COLOURS = { skill: "#E8912D", tool: "#3794FF", ghost: "#F14C4C", cycle: "#C586C0" } as const;
+
+// ---- State ----
+let graph: (GraphData & { readonly signature: string }) | undefined;
+let structure = "";
+/** What is on screen: the whole graph, or one node's closure. */
+let shown: { readonly data: GraphData; readonly layout: Layout; readonly focus: Closure | undefined } | undefined;
+let overview: Layout | undefined;
+let overviewStatus = "";
+let focusId: string | undefined;
+let hovered: string | undefined;
+let selected: string | undefined;
+const view = { x: 0, y: 0, scale: 1 };
+/** True until the user pans or zooms: a resized panel then fits the graph again. */
+let fitted = true;
+let theme = readTheme();
+
+// ---- Layout, in a worker ----
+let blobUrl: Promise<string> | undefined;
+let workerFailed = false;
+
+function workerScriptUrl(): Promise<string> {
+  // A webview may not start a worker from its resource origin; a blob of the same script is allowed (worker-src blob:).
+  blobUrl ??= fetch(document.body.dataset.worker ?? "")
+    .then((response) => response.text())
+    .then((source) => URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+  return blobUrl;
+}
+
+let fallbackWorker: Promise<new () => Worker> | undefined;
+/** Without workers ELK runs on the page itself: slower to stay responsive, but the graph still shows. */
+function loadFallback(): Promise<new () => Worker> {
+  fallbackWorker ??= new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.nonce = document.body.dataset.nonce ?? "";
+    script.src = document.body.dataset.worker ?? "";
+    script.onload = () => {
+      const FakeWorker = (globalThis as { SkillGraphElkWorker?: new () => Worker }).SkillGraphElkWorker;
+      if (FakeWorker) resolve(FakeWorker);
+      else reject(new Error("the layout script did not load"));
+    };
+    script.onerror = () => reject(new Error("the layout script did not load"));
+    document.head.appendChild(script);
+  });
+  return fallbackWorker;
+}
+
+/** One ELK per purpose (the whole graph; a focused closure): a new run cancels the one before it. */
+class LayoutRunner {
+  #elk: ElkApi | undefined;
+  #run = 0;
+  #reject: ((error: Error) => void) | undefined;
+
+  async layout(data: GraphData): Promise<Layout | undefined> {
+    const run = ++this.#run;
+    if (this.#reject) {
+      // ELK cannot stop a layout half-way: end its worker and start another.
+      this.#elk?.terminateWorker();
+      this.#elk = undefined;
+      this.#reject(new Error("superseded"));
+      this.#reject = undefined;
+    }
+    const elk = await this.#instance();
+    const failed = new Promise<never>((_, reject) => (this.#reject = reject));
+    try {
+      const layout = await Promise.race([layoutGraph(elk, data, measure), failed]);
+      return run === this.#run ? layout : undefined;
+    } catch (error) {
+      if (run !== this.#run) return undefined;
+      if (!workerFailed) throw error;
+      this.#elk = undefined;
+      return this.layout(data);
+    } finally {
+      if (run === this.#run) this.#reject = undefined;
+    }
+  }
+
+  /** Starts the worker before there is anything to lay out: loading ELK takes a moment. */
+  warm(): void {
+    void this.#instance().catch(() => undefined);
+  }
+
+  async #instance(): Promise<ElkApi> {
+    if (this.#elk) return this.#elk;
+    if (!workerFailed) {
+      try {
+        const url = await workerScriptUrl();
+        this.#elk = new ELK({
+          workerFactory: () => {
+            const worker = new Worker(url);
+            worker.addEventListener("error", () => {
+              workerFailed = true;
+              this.#reject?.(new Error("the layout worker failed"));
+            });
+            return worker;
+          },
+        });
+        return this.#elk;
+      } catch {
+        workerFailed = true;
+      }
+    }
+    const FakeWorker = await loadFallback();
+    this.#elk = new ELK({ workerFactory: () => new FakeWorker() });
+    return this.#elk;
+  }
+}
+
+const overviewRunner = new LayoutRunner();
+const focusRunner = new LayoutRunner();
+
+// ---- Theme and text ----
+function readTheme() {
+  const style = getComputedStyle(document.body);
+  const get = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    background: get("--vscode-editor-background", "#1e1e1e"),
+    foreground: get("--vscode-editor-foreground", "#cccccc"),
+    muted: get("--vscode-descriptionForeground", "#9d9d9d"),
+    focus: get("--vscode-focusBorder", "#007fd4"),
+    font: style.fontFamily || "sans-serif",
+    dark: !document.body.classList.contains("vscode-light"),
+  };
+}
+
+function font(bold: boolean): string {
+  return `${bold ? "600 " : ""}12px ${theme.font}`;
+}
+
+const measured = new Map<string, number>();
+function measure(text: string, bold: boolean): number {
+  const key = `${bold ? "b" : "r"}${text}`;
+  let width = measured.get(key);
+  if (width === undefined) {
+    context.font = font(bold);
+    width = context.measureText(text).width;
+    measured.set(key, width);
+  }
+  return width;
+}
+
+new MutationObserver(() => {
+  theme = readTheme();
+  measured.clear();
+  requestDraw();
+}).observe(document.body, { attributes: true, attributeFilter: ["class", "style"] });
+
+// ---- Showing a graph ----
+function structureOf(data: GraphData): string {
+  return `${data.nodes.map((node) => `${node.id}|${captionOf(node).join("|")}`).join("\n")}\n--\n${data.edges.map((edge) => `${edge.from}>${edge.to}`).join("\n")}`;
+}
+
+function nodesById(): Map<string, GraphNode> {
+  return new Map((shown?.data ?? graph ?? { nodes: [] }).nodes.map((node) => [node.id, node]));
+}
+
+function formatCount(count: number, one: string, many: string): string {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+}
+
+function seconds(milliseconds: number): string {
+  return milliseconds < 1000 ? `${Math.round(milliseconds)} ms` : `${(milliseconds / 1000).toFixed(1)} s`;
+}
+
+async function receive(next: GraphData & { readonly signature: string }): Promise<void> {
+  graph = next;
+  const skills = next.nodes.filter((node) => node.kind === "skill").length;
+  const tools = next.nodes.filter((node) => node.kind === "tool").length;
+  const ghosts = next.nodes.filter((node) => node.kind === "ghost").length;
+  stats.textContent = [
+    formatCount(skills, "skill", "skills"),
+    formatCount(tools, "tool", "tools"),
+    formatCount(next.cycles.length, "cycle", "cycles"),
+    formatCount(ghosts, "unknown mention", "unknown mentions"),
+    next.menu.planning ? `menu ${next.menu.label}` : "no menu: direct path",
+  ].join(" · ");
+  stats.title = next.menu.exact ? "Counted with the loaded model's tokenizer." : "Estimated: characters / 4. Load a model for exact counts.";
+  handles.replaceChildren(
+    ...next.nodes
+      .filter((node) => node.kind !== "ghost")
+      .map((node) => {
+        const option = document.createElement("option");
+        option.value = `@${node.slug}`;
+        option.label = node.kind === "tool" ? `tool ${node.toolName ?? ""}` : node.title;
+        return option;
+      }),
+  );
+  const nextStructure = structureOf(next);
+  if (focusId && !next.nodes.some((node) => node.id === focusId)) focusId = undefined;
+  if (nextStructure === structure && overview) {
+    // Same boxes and lines: keep the layout, restyle.
+    await show(false);
+    return;
+  }
+  structure = nextStructure;
+  overview = undefined;
+  await show(true);
+}
+
+/** Shows the overview or the focused closure, laying out what needs it. */
+async function show(relayout: boolean): Promise<void> {
+  const data = graph;
+  if (!data) return;
+  showAll.hidden = focusId === undefined;
+  if (focusId) {
+    const focus = closure(data, focusId);
+    const part = subgraph(data, focus);
+    status.textContent = `Laying out the expansion of @${data.nodes.find((node) => node.id === focusId)?.slug ?? ""}…`;
+    const layout = await focusRunner.layout(part);
+    if (!layout || focusId !== focus.root || graph !== data) return;
+    const previous = shown?.focus?.root;
+    shown = { data: part, layout, focus };
+    if (previous !== focus.root) fitView();
+    status.textContent = `Focused: ${formatCount(part.nodes.length, "node", "nodes")}, laid out in ${seconds(layout.milliseconds)}.`;
+    renderDetails();
+    requestDraw();
+    report(layout);
+    return;
+  }
+  if (!overview || relayout) {
+    const size = `${formatCount(data.nodes.length, "node", "nodes")} and ${formatCount(data.edges.length, "edge", "edges")}`;
+    status.textContent = `Laying out ${size}…`;
+    const started = performance.now();
+    const pending = overviewRunner.layout(data);
+    if (data.nodes.length > LARGE_GRAPH) {
+      // A rough drawing now, so the graph can be explored (and focused) while ELK works.
+      const rough = previewLayout(data, measure);
+      const first = shown === undefined || shown.focus !== undefined || overview === undefined;
+      overview = rough;
+      shown = { data, layout: rough, focus: undefined };
+      if (first) fitView();
+      overviewStatus = `Laying out ${size} with ELK; meanwhile a rough drawing (columns by depth).`;
+      status.textContent = overviewStatus;
+      renderDetails();
+      requestDraw();
+      focusRunner.warm();
+    }
+    const layout = await pending;
+    if (!layout || graph !== data) return;
+    overview = layout;
+    focusRunner.warm();
+    overviewStatus = `${size}, laid out in ${seconds(performance.now() - started)} by ELK (layered${workerFailed ? ", on the page" : ", in a worker"}).`;
+    status.textContent = overviewStatus;
+    const first = shown === undefined || shown.focus !== undefined || fitted;
+    if (focusId) return;
+    shown = { data, layout, focus: undefined };
+    if (first) fitView();
+  } else {
+    const wasFocused = shown?.focus !== undefined;
+    shown = { data, layout: overview, focus: undefined };
+    status.textContent = overviewStatus;
+    if (wasFocused) fitView();
+  }
+  renderDetails();
+  requestDraw();
+  report(overview);
+}
+
+function report(layout: Layout): void {
+  vscode.postMessage({
+    kind: "rendered",
+    nodes: shown?.data.nodes.length ?? 0,
+    edges: shown?.data.edges.length ?? 0,
+    cycles: shown?.data.cycles.length ?? 0,
+    milliseconds: Math.round(layout.milliseconds),
+    worker: !workerFailed,
+    focus: focusId ?? null,
+    binds: shown?.focus?.toolNames ?? null,
+  });
+}
+
+function focusOn(id: string | undefined): void {
+  if (id === focusId) return;
+  focusId = id;
+  selected = id;
+  vscode.setState({ focus: id });
+  search.value = id ? `@${graph?.nodes.find((node) => node.id === id)?.slug ?? ""}` : "";
+  void show(false).catch(showError);
+}
+
+function showError(error: unknown): void {
+  status.textContent = `The layout failed: ${error instanceof Error ? error.message : String(error)}`;
+  vscode.postMessage({ kind: "error", message: status.textContent });
+}
+
+// ---- Details ----
+function line(parent: HTMLElement, label: string, values: readonly { readonly text: string; readonly kind?: string }[], empty = "none"): void {
+  const row = document.createElement("div");
+  row.className = "row";
+  const name = document.createElement("span");
+  name.className = "label";
+  name.textContent = label;
+  row.appendChild(name);
+  if (values.length === 0) {
+    const none = document.createElement("span");
+    none.className = "muted";
+    none.textContent = empty;
+    row.appendChild(none);
+  }
+  values.forEach((value, i) => {
+    const span = document.createElement("span");
+    span.className = `handle ${value.kind ?? ""}`;
+    span.textContent = `${i > 0 ? ", " : ""}${value.text}`;
+    row.appendChild(span);
+  });
+  parent.appendChild(row);
+}
+
+function button(parent: HTMLElement, text: string, onClick: () => void): void {
+  const element = document.createElement("button");
+  element.textContent = text;
+  element.addEventListener("click", onClick);
+  parent.appendChild(element);
+}
+
+function describe(node: GraphNode): string {
+  if (node.kind === "tool") return `Tool ${node.toolName ?? ""}${node.builtin ? " (built in)" : " (declared in skills.json)"}${node.advertised ? ", advertised on the menu" : ""}`;
+  if (node.kind === "ghost") return "Unknown: no skill or tool has this handle. It binds nothing.";
+  const state = [node.enabled ? "Enabled" : "Disabled (inert: binds nothing)", node.enabled ? (node.advertised ? "advertised" : "not advertised: reachable only through the skills that mention it") : ""].filter(Boolean).join(", ");
+  const problem = node.problem === "duplicate" ? " Another skill claims this handle too." : node.problem === "tool-collision" ? " A tool holds this handle." : "";
+  return `Skill “${node.title}”. ${state}.${problem}`;
+}
+
+function renderDetails(): void {
+  details.replaceChildren();
+  const byId = new Map((graph?.nodes ?? []).map((node) => [node.id, node]));
+  const id = shown?.focus?.root ?? selected;
+  const node = id ? byId.get(id) : undefined;
+  details.classList.toggle("empty", !node);
+  if (!node) return;
+  const title = document.createElement("h2");
+  title.className = `handle ${node.kind}`;
+  title.textContent = `@${node.slug}`;
+  details.appendChild(title);
+  const about = document.createElement("p");
+  about.textContent = describe(node);
+  details.appendChild(about);
+  if (node.summary) {
+    const summary = document.createElement("p");
+    summary.className = "summary";
+    summary.textContent = node.summary;
+    details.appendChild(summary);
+  }
+  if (node.menu) line(details, "Menu entry", [{ text: `${node.menu.label} (${Math.max(1, Math.round(node.menu.share * 100))}% of the prompt)` }]);
+  else if (node.kind === "skill") line(details, "Menu entry", [], "not on the planner's menu");
+  if (node.cycle !== undefined) line(details, "On a cycle", (graph?.cycles[node.cycle] ?? []).map((member) => ({ text: `@${byId.get(member)?.slug ?? member}`, kind: "skill" })));
+  const focus = shown?.focus;
+  if (focus && focus.root === node.id) {
+    line(details, "Binds", focus.toolNames.map((name) => ({ text: name, kind: "tool" })), "no tool");
+    line(details, "Follows", focus.skills.map((skill) => ({ text: `@${byId.get(skill)?.slug ?? skill}`, kind: "skill" })));
+    if (focus.disabled.length > 0) line(details, "Disabled", focus.disabled.map((skill) => ({ text: `@${byId.get(skill)?.slug ?? skill}`, kind: "disabled" })));
+    if (focus.unresolved.length > 0) line(details, "Unknown", focus.unresolved.map((ghost) => ({ text: `@${byId.get(ghost)?.slug ?? ghost}`, kind: "ghost" })));
+  }
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  button(actions, node.kind === "ghost" ? "Open the first mention" : "Open", () => vscode.postMessage({ kind: "open", id: node.id }));
+  if (focus?.root === node.id) button(actions, "Show all", () => focusOn(undefined));
+  else if (node.kind === "skill") button(actions, "Show its expansion", () => focusOn(node.id));
+  details.appendChild(actions);
+}
+
+// ---- Drawing ----
+let frame = 0;
+function requestDraw(): void {
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    draw();
+  });
+}
+
+function resize(): void {
+  const ratio = window.devicePixelRatio || 1;
+  const width = canvas.clientWidth;
+  const height = canvas.clientHeight;
+  canvas.width = Math.max(1, Math.round(width * ratio));
+  canvas.height = Math.max(1, Math.round(height * ratio));
+  if (fitted) fitView();
+  requestDraw();
+}
+new ResizeObserver(resize).observe(canvas);
+
+function fitView(): void {
+  const layout = shown?.layout;
+  if (!layout) return;
+  const width = canvas.clientWidth || 1;
+  const height = canvas.clientHeight || 1;
+  const scale = Math.min(1.6, Math.max(0.02, Math.min(width / Math.max(layout.width, 1), height / Math.max(layout.height, 1)) * 0.95));
+  view.scale = scale;
+  view.x = layout.width / 2 - width / 2 / scale;
+  view.y = layout.height / 2 - height / 2 / scale;
+  fitted = true;
+  requestDraw();
+}
+
+function withAlpha(colour: string, alpha: number): string {
+  const hex = colour.replace("#", "");
+  const value = hex.length === 3 ? hex.replace(/./g, (c) => c + c) : hex.slice(0, 6);
+  return `rgba(${parseInt(value.slice(0, 2), 16)}, ${parseInt(value.slice(2, 4), 16)}, ${parseInt(value.slice(4, 6), 16)}, ${alpha})`;
+}
+
+function colourOf(node: GraphNode): string {
+  if (node.kind === "ghost") return COLOURS.ghost;
+  if (node.kind === "tool") return COLOURS.tool;
+  return node.enabled ? COLOURS.skill : theme.muted;
+}
+
+function arrow(path: Path2D, from: Point, to: Point, size: number): void {
+  const angle = Math.atan2(to.y - from.y, to.x - from.x);
+  path.moveTo(to.x, to.y);
+  path.lineTo(to.x - size * Math.cos(angle - 0.45), to.y - size * Math.sin(angle - 0.45));
+  path.lineTo(to.x - size * Math.cos(angle + 0.45), to.y - size * Math.sin(angle + 0.45));
+  path.closePath();
+}
+
+function draw(): void {
+  const started = performance.now();
+  paint();
+  // How long a full frame takes, for the benchmark (test/e2e/ui/graph-layout-bench.mjs).
+  canvas.dataset.drawMs = (performance.now() - started).toFixed(1);
+}
+
+function paint(): void {
+  const ratio = window.devicePixelRatio || 1;
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.fillStyle = theme.background;
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  if (!shown) return;
+  const { data, layout } = shown;
+  const s = view.scale;
+  context.setTransform(ratio * s, 0, 0, ratio * s, -view.x * s * ratio, -view.y * s * ratio);
+  const left = view.x;
+  const top = view.y;
+  const right = left + canvas.clientWidth / s;
+  const bottom = top + canvas.clientHeight / s;
+  const visible = (box: PlacedNode) => box.x + box.width >= left && box.x <= right && box.y + box.height >= top && box.y <= bottom;
+  const byId = new Map(data.nodes.map((node) => [node.id, node]));
+  const near = hovered ?? selected;
+
+  // Edges, batched by style.
+  const groups = new Map<string, { path: Path2D; heads: Path2D; colour: string; width: number; dash: number[] }>();
+  const group = (key: string, colour: string, width: number, dash: number[]) => {
+    let found = groups.get(key);
+    if (!found) {
+      found = { path: new Path2D(), heads: new Path2D(), colour, width, dash };
+      groups.set(key, found);
+    }
+    return found;
+  };
+  const heads = s > 0.3;
+  for (const routed of layout.edges) {
+    const edge = data.edges[routed.index];
+    const points = routed.points;
+    if (!edge || points.length < 2) continue;
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
+    for (const point of points) {
+      minX = Math.min(minX, point.x);
+      maxX = Math.max(maxX, point.x);
+      minY = Math.min(minY, point.y);
+      maxY = Math.max(maxY, point.y);
+    }
+    if (maxX < left || minX > right || maxY < top || minY > bottom) continue;
+    const lit = near !== undefined && (edge.from === near || edge.to === near);
+    const target = byId.get(edge.to);
+    const key = `${edge.cycle ? "cycle" : target?.kind === "ghost" ? "ghost" : "plain"}${edge.follows ? "" : "-inert"}${lit ? "-lit" : ""}`;
+    const colour = edge.cycle ? COLOURS.cycle : target?.kind === "ghost" ? COLOURS.ghost : lit ? theme.foreground : withAlpha(theme.dark ? "#ffffff" : "#000000", s < 0.25 ? 0.12 : 0.32);
+    const entry = group(key, colour, (edge.cycle ? 2 : 1.1) + (lit ? 0.8 : 0), edge.follows || s < 0.42 ? [] : edge.place === "summary" ? [1.5, 3] : [5, 4]);
+    const first = points[0] as Point;
+    entry.path.moveTo(first.x, first.y);
+    for (let i = 1; i < points.length; i++) entry.path.lineTo((points[i] as Point).x, (points[i] as Point).y);
+    if (heads) arrow(entry.heads, points[points.length - 2] as Point, points[points.length - 1] as Point, 7);
+  }
+  for (const entry of [...groups.entries()].sort((a, b) => Number(a[0].endsWith("-lit")) - Number(b[0].endsWith("-lit"))).map(([, value]) => value)) {
+    context.strokeStyle = entry.colour;
+    context.fillStyle = entry.colour;
+    // At a low zoom a line still shows: never thinner than about a pixel on screen.
+    context.lineWidth = Math.max(entry.width, 0.9 / s);
+    context.setLineDash(entry.dash.map((length) => Math.max(length, length * 0.6 / s)));
+    context.stroke(entry.path);
+    context.setLineDash([]);
+    context.fill(entry.heads);
+  }
+
+  // Nodes: boxes batched by style (one fill and one stroke per style), then the rings, then the captions.
+  const labels = s > 0.42;
+  const styles = new Map<string, { readonly path: Path2D; readonly fill: string; readonly stroke: string; readonly width: number; readonly dash: number[] }>();
+  const cycleRings = new Path2D();
+  const focusRings = new Path2D();
+  const captions: { readonly node: GraphNode; readonly box: PlacedNode; readonly colour: string }[] = [];
+  for (const node of data.nodes) {
+    const box = layout.nodes.get(node.id);
+    if (!box || !visible(box)) continue;
+    const colour = colourOf(node);
+    const radius = node.kind === "tool" ? box.height / 2 : 6;
+    const hollow = node.kind === "ghost" || (node.kind === "skill" && (!node.enabled || !node.advertised));
+    const key = `${colour}|${hollow}|${node.problem ?? ""}`;
+    let style = styles.get(key);
+    if (!style) {
+      style = {
+        path: new Path2D(),
+        fill: hollow ? theme.background : withAlpha(colour, labels ? (theme.dark ? 0.22 : 0.16) : 0.55),
+        stroke: node.problem ? COLOURS.ghost : colour,
+        width: Math.max(node.problem ? 2.5 : 1.5, 1 / s),
+        // Dashes cost much to draw and nothing shows them far out.
+        dash: hollow && labels ? [5, 3] : [],
+      };
+      styles.set(key, style);
+    }
+    // Far out, a box is a few pixels: a plain rectangle draws the same and costs less.
+    if (labels) style.path.roundRect(box.x, box.y, box.width, box.height, radius);
+    else style.path.rect(box.x, box.y, box.width, box.height);
+    if (node.cycle !== undefined) cycleRings.roundRect(box.x - 4, box.y - 4, box.width + 8, box.height + 8, radius + 4);
+    if (node.id === near || node.id === shown.focus?.root) focusRings.roundRect(box.x - 2, box.y - 2, box.width + 4, box.height + 4, radius + 2);
+    if (labels) captions.push({ node, box, colour });
+  }
+  for (const style of styles.values()) {
+    context.fillStyle = style.fill;
+    context.fill(style.path);
+    context.setLineDash(style.dash);
+    context.strokeStyle = style.stroke;
+    context.lineWidth = style.width;
+    context.stroke(style.path);
+  }
+  context.setLineDash([]);
+  context.strokeStyle = COLOURS.cycle;
+  context.lineWidth = Math.max(2.5, 1.5 / s);
+  context.stroke(cycleRings);
+  context.strokeStyle = theme.focus;
+  context.lineWidth = Math.max(2, 1.5 / s);
+  context.stroke(focusRings);
+  context.textAlign = "center";
+  context.textBaseline = "middle";
+  for (const { node, box, colour } of captions) {
+    const [first, second] = captionOf(node);
+    const x = box.x + box.width / 2;
+    context.font = font(true);
+    context.fillStyle = node.kind === "ghost" ? COLOURS.ghost : node.kind === "skill" && !node.enabled ? theme.muted : theme.foreground;
+    context.fillText(first, x, box.y + 13);
+    if (node.kind === "skill" && !node.enabled) {
+      const width = measure(first, true);
+      context.fillRect(x - width / 2, box.y + 13, width, 1);
+    }
+    context.font = font(false);
+    context.fillStyle = node.menu ? colour : theme.muted;
+    context.fillText(second, x, box.y + 27);
+  }
+  takeSnapshot(data.nodes.length);
+}
+
+// ---- Quick frames while panning and zooming a large graph ----
+/** Above this many nodes a pan or zoom first moves a picture of the last frame; the full frame follows when the pointer rests. */
+const SNAPSHOT_NODES = 1500;
+const snapshot = { canvas: document.createElement("canvas"), view: { x: 0, y: 0, scale: 1 }, valid: false };
+let settleTimer: ReturnType<typeof setTimeout> | undefined;
+
+function takeSnapshot(nodes: number): void {
+  snapshot.valid = nodes > SNAPSHOT_NODES;
+  if (!snapshot.valid) return;
+  snapshot.canvas.width = canvas.width;
+  snapshot.canvas.height = canvas.height;
+  snapshot.canvas.getContext("2d")?.drawImage(canvas, 0, 0);
+  snapshot.view = { ...view };
+}
+
+/** Redraws after a pan or zoom: at once from the snapshot when the graph is large, in full shortly after. */
+function requestInteractiveDraw(): void {
+  if (!snapshot.valid) return requestDraw();
+  clearTimeout(settleTimer);
+  settleTimer = setTimeout(requestDraw, 150);
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    const ratio = window.devicePixelRatio || 1;
+    const zoom = view.scale / snapshot.view.scale;
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.fillStyle = theme.background;
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.setTransform(zoom, 0, 0, zoom, (snapshot.view.x - view.x) * view.scale * ratio, (snapshot.view.y - view.y) * view.scale * ratio);
+    context.drawImage(snapshot.canvas, 0, 0);
+    context.setTransform(1, 0, 0, 1, 0, 0);
+  });
+}
+
+// ---- Pointer and keyboard ----
+function worldAt(event: MouseEvent): Point {
+  const rect = canvas.getBoundingClientRect();
+  return { x: view.x + (event.clientX - rect.left) / view.scale, y: view.y + (event.clientY - rect.top) / view.scale };
+}
+
+function nodeAt(point: Point): string | undefined {
+  if (!shown) return undefined;
+  for (const box of shown.layout.nodes.values()) {
+    if (point.x >= box.x && point.x <= box.x + box.width && point.y >= box.y && point.y <= box.y + box.height) return box.id;
+  }
+  return undefined;
+}
+
+let drag: { readonly x: number; readonly y: number; readonly viewX: number; readonly viewY: number; moved: boolean } | undefined;
+canvas.addEventListener("mousedown", (event) => {
+  drag = { x: event.clientX, y: event.clientY, viewX: view.x, viewY: view.y, moved: false };
+});
+window.addEventListener("mouseup", () => {
+  if (drag?.moved) canvas.classList.remove("dragging");
+});
+canvas.addEventListener("mousemove", (event) => {
+  if (drag && event.buttons === 1) {
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 3) {
+      drag.moved = true;
+      canvas.classList.add("dragging");
+    }
+    fitted = false;
+    view.x = drag.viewX - dx / view.scale;
+    view.y = drag.viewY - dy / view.scale;
+    tooltip.hidden = true;
+    requestInteractiveDraw();
+    return;
+  }
+  const id = nodeAt(worldAt(event));
+  if (id !== hovered) {
+    hovered = id;
+    requestDraw();
+  }
+  canvas.style.cursor = id ? "pointer" : "grab";
+  const node = id ? nodesById().get(id) : undefined;
+  if (!node) {
+    tooltip.hidden = true;
+    return;
+  }
+  tooltip.textContent = `@${node.slug}${node.summary ? ` — ${node.summary}` : ""}\n${describe(node)}${node.menu ? `\nMenu entry: ${node.menu.label}` : ""}`;
+  tooltip.hidden = false;
+  tooltip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - tooltip.offsetWidth - 8)}px`;
+  tooltip.style.top = `${Math.min(event.clientY + 14, window.innerHeight - tooltip.offsetHeight - 8)}px`;
+});
+canvas.addEventListener("mouseleave", () => {
+  hovered = undefined;
+  tooltip.hidden = true;
+  requestDraw();
+});
+
+let clickTimer: ReturnType<typeof setTimeout> | undefined;
+canvas.addEventListener("click", (event) => {
+  if (drag?.moved) return;
+  const id = nodeAt(worldAt(event));
+  clearTimeout(clickTimer);
+  if (!id) {
+    selected = undefined;
+    renderDetails();
+    requestDraw();
+    return;
+  }
+  selected = id;
+  renderDetails();
+  requestDraw();
+  // Wait for a possible second click: a double-click focuses instead of opening.
+  clickTimer = setTimeout(() => vscode.postMessage({ kind: "open", id }), 250);
+});
+canvas.addEventListener("dblclick", (event) => {
+  clearTimeout(clickTimer);
+  const id = nodeAt(worldAt(event));
+  const node = id ? nodesById().get(id) : undefined;
+  if (node?.kind === "skill") focusOn(node.id);
+});
+canvas.addEventListener(
+  "wheel",
+  (event) => {
+    event.preventDefault();
+    fitted = false;
+    const before = worldAt(event);
+    const factor = Math.exp(-event.deltaY * (event.ctrlKey ? 0.01 : 0.0015));
+    view.scale = Math.min(4, Math.max(0.01, view.scale * factor));
+    const rect = canvas.getBoundingClientRect();
+    view.x = before.x - (event.clientX - rect.left) / view.scale;
+    view.y = before.y - (event.clientY - rect.top) / view.scale;
+    requestInteractiveDraw();
+  },
+  { passive: false },
+);
+
+search.addEventListener("change", () => {
+  const value = search.value.trim().replace(/^@/, "").toLowerCase();
+  if (value === "") return focusOn(undefined);
+  const node = graph?.nodes.find((candidate) => candidate.slug === value && candidate.kind !== "ghost" && candidate.resolves);
+  if (node) focusOn(node.id);
+  else status.textContent = `No skill or tool is named @${value}.`;
+});
+showAll.addEventListener("click", () => focusOn(undefined));
+fit.addEventListener("click", fitView);
+window.addEventListener("keydown", (event) => {
+  if (event.target === search) return;
+  if (event.key === "Escape") focusOn(undefined);
+  else if (event.key === "/") {
+    event.preventDefault();
+    search.focus();
+  } else if (event.key === "0") fitView();
+});
+
+window.addEventListener("message", (event: MessageEvent<Inbound>) => {
+  const message = event.data;
+  if (message.kind === "graph") void receive(message.graph).catch(showError);
+  else if (message.kind === "focus") {
+    const slug = message.handle?.replace(/^@/, "").toLowerCase();
+    const node = slug ? graph?.nodes.find((candidate) => candidate.slug === slug && candidate.resolves) : undefined;
+    focusOn(node?.id);
+  }
+});
+
+const saved = vscode.getState() as { focus?: string } | undefined;
+focusId = saved?.focus;
+resize();
+overviewRunner.warm();
+vscode.postMessage({ kind: "ready" });

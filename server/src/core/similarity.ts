@@ -1,0 +1,465 @@
+/**
+ * Menu competition: two advertised, enabled skills whose summaries are so alike that a small model choosing
+ * from one-liners cannot tell them apart. The measure (docs/routing.md) is the cosine of two summaries' sets of
+ * content words: lower-cased, English function words and the words every menu entry shares ("the user", "use")
+ * dropped, light suffix stemming (`meetings` → `meet`). It depends on the two summaries only, never on the rest
+ * of the workspace, so a change to one summary changes only the pairs it is in.
+ *
+ * Finding the pairs is all-pairs similarity search, O(n²) if done naively. {@link SimilarityIndex} keeps an
+ * inverted index from term to summaries and answers one summary's neighbours by reading the posting lists of
+ * its rarest terms only (prefix filtering: a pair at or above the threshold must share one of them), then
+ * bounds each candidate's overlap before computing its score.
+ */
+import type { CoreDiagnostic } from "./diagnostics.js";
+import { DiagnosticCodes } from "./diagnostics.js";
+import type { SkillFile } from "./skillFile.js";
+
+/**
+ * Summaries at or above this cosine get `menu-similar`. For two summaries of equal length it means that 70% of
+ * their content words are the same: three of four, four of five, seven of ten. Calibrated on the pairs in
+ * test/unit/similarity.test.ts: rewordings of one job score 0.75 to 1; jobs that share a domain score 0.25 to
+ * 0.67 ("Check the weather for a city" and "… the traffic …" share two words of three: the one they differ in
+ * is the one a model routes by); the 21 pairs of the examples' menu score at most 0.26. There is no way to
+ * silence one warning, so the line errs towards fewer false alarms.
+ */
+export const MENU_SIMILARITY_THRESHOLD = 0.7;
+
+/**
+ * Summaries with fewer content words are not compared: with one word the cosine is 0 or 1, all or nothing, and
+ * a one-word summary ("A test skill.") wants a better summary before it wants a comparison.
+ */
+export const MIN_SUMMARY_TERMS = 2;
+
+/** At most this many `menu-similar` warnings on one skill, the closest first; the last says how many more. */
+export const MAX_SIMILAR_REPORTED = 5;
+
+/** English function words, and words that every menu entry shares (each is about the user and a request). */
+const STOP_WORDS = new Set(
+  (
+    "a about above after again against all also am an and any are as at be because been before being below between both but by can " +
+    "could did do does doing down during each either else etc ever every few for from further had has have having he her here hers " +
+    "herself him himself his how however i if in into is it its itself just least less like may me might more most much must my " +
+    "myself neither no nor not now of off often on once one ones only or other others our ours ourselves out over own per rather same " +
+    "shall she should so some such than that the their theirs them themselves then there these they this those though through to " +
+    "too under until up upon us very via was we were what whatever when whenever where whether which while who whom whose why will " +
+    "with within without would yet you your yours yourself yourselves something anything everything nothing thing things way " +
+    "user users skill skills use used uses using agent assistant request requests need needs want wants ask asks asked"
+  ).split(" "),
+);
+
+const VOWEL = /[aeiouy]/;
+
+/**
+ * A light suffix stemmer, enough to match a word with its plural and its -ing/-ed forms (`files`/`file`,
+ * `meetings`/`meeting`, `planned`/`planning`/`plan`, `prepare`/`preparing`). Not Porter: summaries are short
+ * and a wrong merge costs a false warning, so it strips only suffixes whose removal leaves a vowel.
+ */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && w.endsWith("sses")) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("s") && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  for (const suffix of ["ing", "ed"]) {
+    const base = w.slice(0, -suffix.length);
+    if (w.endsWith(suffix) && base.length >= 3 && VOWEL.test(base)) {
+      // planned → plann → plan; but not "fall" → "fal"
+      w = /([^aeiouslz])\1$/.test(base) ? base.slice(0, -1) : base;
+      break;
+    }
+  }
+  if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
+  return w;
+}
+
+/** The terms of a summary: its content words, stemmed, unique, sorted. */
+export function summaryTerms(text: string): string[] {
+  const terms = new Set<string>();
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (word.length < 2 || STOP_WORDS.has(word) || !/\p{L}/u.test(word)) continue;
+    const stemmed = stem(word);
+    if (!STOP_WORDS.has(stemmed)) terms.add(stemmed);
+  }
+  return [...terms].sort();
+}
+
+/** The cosine of two sorted term sets (as binary vectors): shared terms / √(|a|·|b|); 0 when either is empty. */
+export function termSimilarity(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let shared = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a[i] ?? "";
+    const y = b[j] ?? "";
+    if (x === y) {
+      shared++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return shared / Math.sqrt(a.length * b.length);
+}
+
+/** The similarity of two summaries, 0 to 1 (see {@link summaryTerms}). */
+export function summarySimilarity(a: string, b: string): number {
+  return termSimilarity(summaryTerms(a), summaryTerms(b));
+}
+
+/** A summary close to another one, with their score. */
+export interface SimilarNeighbour {
+  readonly key: string;
+  readonly score: number;
+}
+
+interface Entry {
+  readonly id: number;
+  readonly key: string;
+  /** Term ids, sorted ascending (for merging). */
+  readonly terms: Int32Array;
+  /** The term ids indexed for this entry: its first terms in the index's term order (see {@link SimilarityIndex}). */
+  readonly prefix: Int32Array;
+}
+
+const EPSILON = 1e-9;
+
+/** A summary's closest neighbours, and how many there are in all. */
+export interface Closest {
+  readonly closest: readonly SimilarNeighbour[];
+  readonly total: number;
+}
+
+/**
+ * The summaries under comparison, by key, found by prefix filtering (the AllPairs family of similarity joins).
+ * Terms have one fixed order, rarest first. A pair at or above the threshold t shares a term among the first
+ * n − ⌈t²n⌉ + 1 terms of each side (n its term count): a partner with m terms has m ≥ t²n, since the cosine is
+ * at most √(min/max), so the pair shares at least t·√(nm) ≥ t²n terms, and two sets that share k terms share
+ * one among the first n − k + 1 of each in any common order. So only those prefixes are indexed and probed; a
+ * common word is rarely in a prefix, so its posting list stays short. Any fixed order is correct; `build` ranks
+ * terms by frequency once, and a term first seen later is ranked before all others, as a new word is rare.
+ * Ids are dense integers and posting lists plain arrays, so candidates are marked in a typed array rather
+ * than a map: at 10,000 summaries that is what keeps a full pass cheap.
+ */
+export class SimilarityIndex {
+  readonly #threshold: number;
+  readonly #entries = new Map<string, Entry>();
+  readonly #byId: (Entry | undefined)[] = [];
+  readonly #freeIds: number[] = [];
+  readonly #termIds = new Map<string, number>();
+  /** By term id: its place in the term order (lower is earlier). */
+  readonly #rank: number[] = [];
+  /** By term id: the entries whose prefix holds the term, as pairs (entry id, the term's place in its order). */
+  readonly #postings: number[][] = [];
+  #nextRank = -1;
+  /** By term id: the one bit of 64 that stands for it in a signature. */
+  readonly #bits: number[] = [];
+  /** By entry id: its term count; the last query that saw it. */
+  #sizes = new Int32Array(64);
+  #marks = new Int32Array(64);
+  /** By entry id, two 32-bit words: the bits of its terms, an upper bound on what it shares with a probe. */
+  #signatures = new Int32Array(128);
+  #stamp = 0;
+
+  constructor(threshold = MENU_SIMILARITY_THRESHOLD) {
+    this.#threshold = threshold;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  /**
+   * Indexes many summaries at once, ranking their terms by how many summaries hold each (rarest first). With
+   * `onPair`, also reports every pair at or above the threshold, once, at half the cost of asking each key: each
+   * summary is compared with those indexed before it.
+   */
+  build(summaries: Iterable<readonly [key: string, summary: string]>, onPair?: (a: string, b: string, score: number) => void): void {
+    const all = [...summaries].map(([key, summary]) => [key, summaryTerms(summary)] as const);
+    const frequency = new Map<string, number>();
+    for (const [, terms] of all) for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    const fresh = [...frequency].filter(([term]) => !this.#termIds.has(term)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1));
+    for (const [term] of fresh) this.#termId(term);
+    for (const [key, terms] of all) {
+      this.#set(key, terms);
+      if (onPair) this.#scan(key, (other, score) => onPair(key, other.key, score));
+    }
+  }
+
+  /** Adds, replaces or (with undefined) removes the summary under a key. */
+  set(key: string, summary: string | undefined): void {
+    this.#set(key, summary === undefined ? undefined : summaryTerms(summary));
+  }
+
+  #set(key: string, words: readonly string[] | undefined): void {
+    const previous = this.#entries.get(key);
+    if (previous) {
+      for (const term of previous.prefix) {
+        const posting = this.#postings[term];
+        if (!posting) continue;
+        for (let at = 0; at < posting.length; at += 2) {
+          if (posting[at] !== previous.id) continue;
+          posting[at] = posting[posting.length - 2] as number;
+          posting[at + 1] = posting[posting.length - 1] as number;
+          posting.length -= 2;
+          break;
+        }
+      }
+      this.#entries.delete(key);
+      this.#byId[previous.id] = undefined;
+      this.#freeIds.push(previous.id);
+    }
+    if (words === undefined || words.length < MIN_SUMMARY_TERMS) return;
+    const ids = words.map((term) => this.#termId(term));
+    const terms = Int32Array.from(ids).sort();
+    const n = terms.length;
+    const rank = this.#rank;
+    const prefix = Int32Array.from(ids.sort((a, b) => (rank[a] as number) - (rank[b] as number)).slice(0, n - Math.ceil(this.#threshold * this.#threshold * n - EPSILON) + 1));
+    const id = this.#freeIds.pop() ?? this.#byId.length;
+    const entry: Entry = { id, key, terms, prefix };
+    this.#entries.set(key, entry);
+    this.#byId[id] = entry;
+    if (id >= this.#marks.length) {
+      const length = Math.max(id + 1, this.#marks.length * 2);
+      const grow = (from: Int32Array) => {
+        const grown = new Int32Array(length);
+        grown.set(from);
+        return grown;
+      };
+      this.#sizes = grow(this.#sizes);
+      this.#marks = grow(this.#marks);
+      const signatures = new Int32Array(length * 2);
+      signatures.set(this.#signatures);
+      this.#signatures = signatures;
+    }
+    this.#sizes[id] = n;
+    let low = 0;
+    let high = 0;
+    for (const term of terms) {
+      const bit = this.#bits[term] as number;
+      if (bit < 32) low |= 1 << bit;
+      else high |= 1 << (bit - 32);
+    }
+    this.#signatures[2 * id] = low;
+    this.#signatures[2 * id + 1] = high;
+    prefix.forEach((term, place) => this.#postings[term]?.push(id, place));
+  }
+
+  /** Every entry whose summary scores at or above the threshold with this key's, closest first (then by key). */
+  neighbours(key: string): SimilarNeighbour[] {
+    const found: SimilarNeighbour[] = [];
+    this.#scan(key, (other, score) => found.push({ key: other.key, score }));
+    return found.sort(byScoreThenKey);
+  }
+
+  /** The `limit` closest neighbours (as {@link neighbours} orders them) and the count of all, without listing them all. */
+  closest(key: string, limit: number): Closest {
+    const nearest = new Nearest(limit);
+    this.#scan(key, (other, score) => nearest.add(other.key, score));
+    return nearest;
+  }
+
+  /**
+   * Calls `found` once for each neighbour of a key, in no particular order. Each candidate is judged on sight
+   * from typed arrays, without reading its terms: its size; PPJoin's positional filter (met first at place i of
+   * this entry's order and place j of its own, it shares at most 1 + min(n − i − 1, m − j − 1) terms, since
+   * shared terms before those places would have met earlier); and its 64-bit signature (it shares at most the
+   * terms of this entry whose bit it has). Only the few left are compared term by term.
+   */
+  #scan(key: string, found: (other: Entry, score: number) => void): void {
+    const entry = this.#entries.get(key);
+    if (!entry || entry.terms.length === 0) return;
+    const t = this.#threshold;
+    const t2 = t * t;
+    const n = entry.terms.length;
+    const sizes = this.#sizes;
+    const marks = this.#marks;
+    const signatures = this.#signatures;
+    const words = new Int32Array(n);
+    const masks = new Int32Array(n);
+    entry.terms.forEach((term, k) => {
+      const bit = this.#bits[term] as number;
+      words[k] = bit < 32 ? 0 : 1;
+      masks[k] = 1 << bit % 32;
+    });
+    const stamp = ++this.#stamp;
+    marks[entry.id] = stamp;
+    const candidates: number[] = [];
+    for (let i = 0; i < entry.prefix.length; i++) {
+      const posting = this.#postings[entry.prefix[i] as number] ?? [];
+      for (let k = 0; k < posting.length; k += 2) {
+        const id = posting[k] as number;
+        if (marks[id] === stamp) continue;
+        marks[id] = stamp;
+        const m = sizes[id] as number;
+        // Cosine ≥ t needs t²n ≤ m ≤ n/t² and an overlap of at least t·√(nm).
+        if (m < t2 * n - EPSILON || t2 * m > n + EPSILON) continue;
+        const needed = t * Math.sqrt(n * m) - EPSILON;
+        if (1 + Math.min(n - i - 1, m - (posting[k + 1] as number) - 1) < needed) continue;
+        let possible = 0;
+        for (let b = 0; b < n; b++) if ((signatures[2 * id + (words[b] as number)] as number) & (masks[b] as number)) possible++;
+        if (possible >= needed) candidates.push(id);
+      }
+    }
+    const byId = this.#byId;
+    for (const id of candidates) {
+      const other = byId[id];
+      if (!other) continue;
+      const m = other.terms.length;
+      const shared = sharedCount(entry.terms, other.terms);
+      if (shared * shared >= t2 * n * m - EPSILON) found(other, shared / Math.sqrt(n * m));
+    }
+  }
+
+  #termId(term: string): number {
+    let id = this.#termIds.get(term);
+    if (id === undefined) {
+      id = this.#postings.length;
+      this.#termIds.set(term, id);
+      this.#postings.push([]);
+      this.#rank.push(this.#nextRank--);
+      let hash = 2166136261;
+      for (let i = 0; i < term.length; i++) hash = Math.imul(hash ^ term.charCodeAt(i), 16777619);
+      this.#bits.push((hash >>> 0) % 64);
+    }
+    return id;
+  }
+}
+
+/** Keeps the closest `limit` neighbours seen, in order, and counts them all. */
+class Nearest implements Closest {
+  readonly closest: SimilarNeighbour[] = [];
+  total = 0;
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  add(key: string, score: number): void {
+    this.total++;
+    const candidate = { key, score };
+    const closest = this.closest;
+    const last = closest[this.#limit - 1];
+    if (last && byScoreThenKey(candidate, last) >= 0) return;
+    let at = closest.length;
+    while (at > 0 && byScoreThenKey(candidate, closest[at - 1] ?? candidate) < 0) at--;
+    closest.splice(at, 0, candidate);
+    if (closest.length > this.#limit) closest.pop();
+  }
+}
+
+function byScoreThenKey(a: SimilarNeighbour, b: SimilarNeighbour): number {
+  return b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+function sharedCount(a: Int32Array, b: Int32Array): number {
+  let shared = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a[i] ?? 0;
+    const y = b[j] ?? 0;
+    if (x === y) {
+      shared++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return shared;
+}
+
+/** True for a skill that competes on the default menu: a valid handle, enabled, advertised, with a summary. */
+export function competesOnMenu(skill: SkillFile | undefined): skill is SkillFile {
+  return skill !== undefined && skill.validHandle && skill.enabled && skill.advertised && (skill.summary?.trim() ?? "") !== "";
+}
+
+/** What of a skill the `menu-similar` diagnostics of its neighbours show: its summary and where it stands. */
+function menuKey(skill: SkillFile | undefined): string | undefined {
+  if (!competesOnMenu(skill)) return undefined;
+  const start = skill.summaryRange?.start;
+  return `${skill.summary ?? ""}\u0000${start?.line ?? 0}:${start?.character ?? 0}`;
+}
+
+/** Neighbours kept per skill: one more than shown, in case one is dropped (a second file with the same handle). */
+const LIMIT = MAX_SIMILAR_REPORTED + 1;
+
+/**
+ * The `menu-similar` diagnostics of a namespace, computed lazily: nothing is indexed until the first skill that
+ * competes on the menu is diagnosed; from then on the index follows every change. A change answers the skills
+ * whose diagnostics it may change: the changed skill's neighbours before and after, nobody else.
+ */
+export class MenuCompetition {
+  readonly #skills: () => Iterable<SkillFile>;
+  readonly #index = new SimilarityIndex();
+  /** Each competing skill's closest neighbours, until a change near it. */
+  readonly #closest = new Map<string, Closest>();
+  #active = false;
+
+  /** `skills` lists the namespace's skills when the index is first needed. */
+  constructor(skills: () => Iterable<SkillFile>) {
+    this.#skills = skills;
+  }
+
+  /** Follows a skill's change (undefined: absent before, or removed). Answers the other URIs to diagnose again. */
+  change(uri: string, previous: SkillFile | undefined, next: SkillFile | undefined): string[] {
+    if (!this.#active) return [];
+    const before = menuKey(previous);
+    const after = menuKey(next);
+    if (before === after) return [];
+    const affected = new Set(this.#index.neighbours(uri).map((neighbour) => neighbour.key));
+    this.#index.set(uri, after === undefined ? undefined : next?.summary);
+    for (const neighbour of this.#index.neighbours(uri)) affected.add(neighbour.key);
+    this.#closest.delete(uri);
+    for (const key of affected) this.#closest.delete(key);
+    affected.delete(uri);
+    return [...affected];
+  }
+
+  /** The skill's `menu-similar` warnings, one per close neighbour (at most {@link MAX_SIMILAR_REPORTED}). */
+  diagnose(skill: SkillFile, lookup: (uri: string) => SkillFile | undefined): CoreDiagnostic[] {
+    if (!competesOnMenu(skill)) return [];
+    this.#activate();
+    let found = this.#closest.get(skill.uri);
+    if (!found) {
+      found = this.#index.closest(skill.uri, LIMIT);
+      this.#closest.set(skill.uri, found);
+    }
+    const { closest, total } = found;
+    const neighbours = closest
+      .map((neighbour) => ({ ...neighbour, skill: lookup(neighbour.key) }))
+      // Two files with one handle are a duplicate-handle error already.
+      .filter((neighbour): neighbour is SimilarNeighbour & { skill: SkillFile } => competesOnMenu(neighbour.skill) && neighbour.skill.slug !== skill.slug);
+    const dropped = closest.length - neighbours.length;
+    const range = skill.summaryRange ?? skill.lines.rangeOf(0, 0);
+    const shown = neighbours.slice(0, MAX_SIMILAR_REPORTED);
+    return shown.map((neighbour, index) => {
+      const more = index === shown.length - 1 ? total - dropped - shown.length : 0;
+      const other = neighbour.skill;
+      return {
+        range,
+        severity: "warning" as const,
+        code: DiagnosticCodes.menuSimilar,
+        message:
+          `The summary of @${skill.slug} is so like @${other.slug}'s (similarity ${neighbour.score.toFixed(2)}; the warning starts at ${MENU_SIMILARITY_THRESHOLD.toFixed(2)}) ` +
+          `that a small planner may not tell them apart and pick either for the same request. Say what sets each apart, or take one off the menu ` +
+          `(advertised: false) and mention it from the other.${more > 0 ? ` ${more} more skill${more === 1 ? " is" : "s are"} as close.` : ""}`,
+        related: [{ uri: other.uri, range: other.summaryRange ?? other.lines.rangeOf(0, 0), message: `@${other.slug}'s summary` }],
+      };
+    });
+  }
+
+  #activate(): void {
+    if (this.#active) return;
+    this.#active = true;
+    const summaries: [string, string][] = [];
+    for (const skill of this.#skills()) if (competesOnMenu(skill)) summaries.push([skill.uri, skill.summary ?? ""]);
+    // One pass over all pairs fills every skill's neighbours: diagnosing a whole workspace then reads them.
+    const nearest = new Map(summaries.map(([uri]) => [uri, new Nearest(LIMIT)]));
+    this.#index.build(summaries, (a, b, score) => {
+      nearest.get(a)?.add(b, score);
+      nearest.get(b)?.add(a, score);
+    });
+    for (const [uri, found] of nearest) this.#closest.set(uri, found);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The benchmark's smoke run: `bench/run.ts --quick` (1,000 skills and their Markdown twin) must finish and print
+ * every row, with both servers' counts of dangling references agreeing with the generator. No timing is
+ * asserted: figures belong to `npm run bench`, on a quiet machine.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { test } from "node:test";
+
+const REPO = path.resolve(__dirname, "../..");
+
+const ROWS = [
+  "floor: read every file + scan mentions",
+  "cold start → complete diagnostics",
+  "  cold start as a multiple of the floor",
+  "  server CPU time (user + system) for it",
+  "  of which: initialize answered",
+  "  of which: indexed (ours) / all opened (theirs)",
+  "completion after @, median",
+  "completion after @, 95th percentile",
+  "completion after @qui, 95th percentile",
+  "semantic tokens, 2,000-mention file",
+  "edit → its diagnostics, median",
+  "edit → its diagnostics, 95th percentile",
+  "change → its 100 dependents' diagnostics",
+  "references, 1,000 files",
+  "rename from a mention/link, 1,000 files",
+  "file rename cascade, 1,000 files",
+  "resident memory after indexing",
+  "resident memory at the end / peak",
+];
+
+function run(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "bench/run.ts", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.on("exit", (code) => resolve({ code, out, err }));
+  });
+}
+
+test("bench --quick prints every row, for both servers", { timeout: 15 * 60_000, skip: existsSync(path.join(REPO, "dist/server.js")) ? false : "build first: node esbuild.mjs" }, async () => {
+  const { code, out, err } = await run(["--quick"]);
+  assert.equal(code, 0, `bench failed:\n${err}\n${out}`);
+  const lines = out.split("\n");
+  assert.match(out, /== 1,000 files: /);
+  for (const label of ROWS) {
+    const row = lines.find((line) => line.startsWith(label.padEnd(50)));
+    assert.ok(row, `missing row "${label}" in:\n${out}`);
+    // Our column always has a figure.
+    assert.doesNotMatch(row.slice(50, 66), /^\s*—\s*$/, `no figure for "${label}"`);
+  }
+  const peerRan = existsSync(path.join(REPO, "node_modules/vscode-markdown-languageserver/dist/node/workerMain.js"));
+  if (peerRan) {
+    assert.doesNotMatch(out, /peer: /, "the Markdown server did not finish");
+    for (const label of ["cold start → complete diagnostics", "edit → its diagnostics, median", "references, 1,000 files", "file rename cascade, 1,000 files"]) {
+      const row = lines.find((line) => line.startsWith(label.padEnd(50))) ?? "";
+      assert.match(row.slice(66), /\d/, `no peer figure or ratio for "${label}"`);
+    }
+  }
+  // Both servers find exactly the dangling references the generator wrote.
+  const check = lines.find((line) => line.includes("check:")) ?? "";
+  assert.match(check, /check: [\d,]+ unknown mentions/);
+  assert.doesNotMatch(check, /MISMATCH/);
+});
+
+test("bench --quick --json is one JSON document with the figures", { timeout: 15 * 60_000, skip: existsSync(path.join(REPO, "dist/server.js")) ? false : "build first: node esbuild.mjs" }, async () => {
+  const { code, out, err } = await run(["--quick", "--json", "--no-peer", "--rounds", "2"]);
+  assert.equal(code, 0, err);
+  const parsed = JSON.parse(out) as { context: { loadBefore: string }; results: { count: number; floorMs: number; ours: Record<string, unknown> }[] };
+  assert.equal(parsed.results.length, 1);
+  assert.equal(parsed.results[0]?.count, 1000);
+  for (const key of ["cold", "completionMs", "editMs", "dependentsMs", "referencesMs", "renameMs", "fileRenameMs", "rssAfterIndexMb"]) {
+    assert.ok(key in (parsed.results[0]?.ours ?? {}), `missing ${key}`);
+  }
+  assert.equal(typeof parsed.context.loadBefore, "string");
+});

@@ -1,0 +1,266 @@
+/**
+ * Menu competition: the measure and its threshold on calibration pairs, the index against brute force, and the
+ * `menu-similar` diagnostics kept exact by incremental updates.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import fc from "fast-check";
+import {
+  MAX_SIMILAR_REPORTED,
+  MENU_SIMILARITY_THRESHOLD,
+  Namespace,
+  SimilarityIndex,
+  stem,
+  summarySimilarity,
+  summaryTerms,
+  termSimilarity,
+  type CoreDiagnostic,
+} from "../../server/src/core/index.js";
+import { loadExamples, skillUri, workspace } from "./helpers.js";
+
+const similar = (diagnostics: readonly CoreDiagnostic[]) => diagnostics.filter((diagnostic) => diagnostic.code === "menu-similar");
+const skill = (summary: string, extra = "") => `---\nsummary: ${summary}\n${extra}---\nBody.\n`;
+
+describe("the measure", () => {
+  test("stems plurals and -ing/-ed forms together, and leaves short words alone", () => {
+    const cases: [string, string][] = [
+      ["files", "fil"],
+      ["file", "fil"],
+      ["meetings", "meet"],
+      ["meeting", "meet"],
+      ["planned", "plan"],
+      ["planning", "plan"],
+      ["preparing", "prepar"],
+      ["prepare", "prepar"],
+      ["entries", "entry"],
+      ["addresses", "address"],
+      ["status", "status"],
+      ["calling", "call"],
+      ["missed", "miss"],
+      ["bring", "bring"],
+      ["string", "string"],
+    ];
+    for (const [word, expected] of cases) assert.equal(stem(word), expected, word);
+  });
+
+  test("terms: content words only, stemmed, unique and sorted; the user, skills and function words are dropped", () => {
+    assert.deepEqual(summaryTerms("Find one of the user's own files on any of their devices."), ["devic", "fil", "find"]);
+    assert.deepEqual(summaryTerms("Check the calendar — meetings, free/busy — for 3 days"), ["busy", "calendar", "check", "day", "fre", "meet"]);
+    assert.deepEqual(summaryTerms("The skill to use whenever you need it"), []);
+  });
+
+  test("cosine of term sets: shared / √(|a|·|b|)", () => {
+    assert.equal(termSimilarity(["a", "b", "c", "d"], ["a", "b", "c", "e"]), 0.75);
+    assert.equal(termSimilarity(["a"], []), 0);
+    assert.equal(termSimilarity(["a", "b"], ["a", "b"]), 1);
+  });
+
+  // The calibration the threshold rests on (docs/routing.md): rewordings of one job at or above it, different
+  // jobs in one domain below it.
+  const rewordings: [string, string][] = [
+    ["Find one of the user's own files on any of their devices.", "Find a file the user owns on one of their devices."],
+    ["Check the user's calendar for a given day.", "Look up the user's calendar for a given day."],
+    ["Search the notebook and memory for what the user asked.", "Search memory and the notebook for anything the user asks about."],
+    ["Keep track of what the user promised someone and remind them before it is due.", "Remind the user of what they promised someone before it is due."],
+    ["Sort what is waiting for the user into now, later and never.", "Sort the user's inbox into now, later and never."],
+    ["Draft a reply to a message in the user's own voice.", "Write a reply to a message, in the user's voice."],
+    [
+      "Check the user's calendar — meetings, appointments, free/busy — for a specific day or a relative one like today, tomorrow, or this weekend.",
+      "Look at the user's calendar — meetings, appointments, free/busy — for today, tomorrow, or this weekend.",
+    ],
+  ];
+  const distinct: [string, string][] = [
+    ["Check the weather for a city.", "Check the traffic for a city."],
+    ["Check the user's calendar for a given day.", "Plan a trip around the user's calendar."],
+    ["Find information the user asked for.", "Find files the user asked for."],
+    ["Book a table at a restaurant.", "Book a flight."],
+    ["Summarise a long document.", "Translate a document into another language."],
+    ["Prepare the user for an upcoming meeting.", "Get the user ready for an upcoming meeting."],
+  ];
+  for (const [a, b] of rewordings) {
+    test(`rewordings warn: ${a} ~ ${b}`, () => assert.ok(summarySimilarity(a, b) >= MENU_SIMILARITY_THRESHOLD, String(summarySimilarity(a, b))));
+  }
+  for (const [a, b] of distinct) {
+    test(`below the line: ${a} ~ ${b}`, () => assert.ok(summarySimilarity(a, b) < MENU_SIMILARITY_THRESHOLD, String(summarySimilarity(a, b))));
+  }
+
+  test("no two skills on the examples' menu come near the line (the highest pair is 0.26)", () => {
+    const ns = workspace(loadExamples());
+    const menu = [...ns.skills()].filter((one) => one.enabled && one.advertised && one.summary);
+    let highest = 0;
+    for (const a of menu) for (const b of menu) if (a !== b) highest = Math.max(highest, summarySimilarity(a.summary ?? "", b.summary ?? ""));
+    assert.ok(highest < 0.3, String(highest));
+    for (const one of ns.skills()) assert.deepEqual(similar(ns.diagnose(one.uri)), [], one.uri);
+  });
+});
+
+describe("the index", () => {
+  const vocabulary = ["find", "file", "files", "calendar", "day", "days", "check", "meeting", "plan", "trip", "search", "memory", "note", "the", "user", "reply", "draft", "inbox"];
+  const summary = fc.array(fc.constantFrom(...vocabulary), { minLength: 0, maxLength: 7 }).map((words) => words.join(" "));
+
+  function bruteForce(summaries: ReadonlyMap<string, string>, key: string): { key: string; score: number }[] {
+    const own = summaryTerms(summaries.get(key) ?? "");
+    if (own.length < 2) return [];
+    const found: { key: string; score: number }[] = [];
+    for (const [other, text] of summaries) {
+      const terms = summaryTerms(text);
+      if (other === key || terms.length < 2) continue;
+      const score = termSimilarity(own, terms);
+      if (score >= MENU_SIMILARITY_THRESHOLD - 1e-9) found.push({ key: other, score });
+    }
+    return found.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
+  }
+
+  test("property: after any sequence of sets and removals, neighbours are exactly the brute-force ones", () => {
+    fc.assert(
+      fc.property(
+        fc.array(summary, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(15), fc.option(summary, { nil: undefined })), { maxLength: 12 }),
+        fc.boolean(),
+        (initial, edits, bulk) => {
+          const index = new SimilarityIndex();
+          const current = new Map(initial.map((text, i) => [`k${i}`, text]));
+          if (bulk) index.build(current);
+          else for (const [key, text] of current) index.set(key, text);
+          for (const [at, text] of edits) {
+            const key = `k${at}`;
+            index.set(key, text);
+            if (text === undefined) current.delete(key);
+            else current.set(key, text);
+          }
+          for (const key of current.keys()) {
+            const got = index.neighbours(key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
+            const want = bruteForce(current, key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
+            assert.deepEqual(got, want, key);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test("build reports every pair once; closest keeps the nearest and counts the rest", () => {
+    const index = new SimilarityIndex();
+    const pairs: string[] = [];
+    index.build(
+      [
+        ["a", "check calendar day meeting"],
+        ["b", "check calendar day meetings"],
+        ["c", "check calendar days meeting plan"],
+        ["d", "draft reply inbox"],
+      ],
+      (x, y) => pairs.push([x, y].sort().join("-")),
+    );
+    assert.deepEqual(pairs.sort(), ["a-b", "a-c", "b-c"]);
+    const closest = index.closest("a", 1);
+    assert.deepEqual(closest.closest, [{ key: "b", score: 1 }]);
+    assert.equal(closest.total, 2);
+  });
+
+  test("2,000 summaries from a small vocabulary: the same pairs as brute force", () => {
+    let state = 1;
+    const random = () => ((state = (Math.imul(state, 48271) >>> 0) % 2147483647) / 2147483647);
+    const words = vocabulary.concat(["weekly", "daily", "quick", "deep", "report", "digest", "audit", "brief", "filter", "index"]);
+    const texts = new Map(Array.from({ length: 2000 }, (_, i) => [`k${i}`, Array.from({ length: 3 + Math.floor(random() * 4) }, () => words[Math.floor(random() * words.length)]).join(" ")]));
+    const index = new SimilarityIndex();
+    let found = 0;
+    index.build(texts, () => found++);
+    const terms = [...texts.values()].map(summaryTerms).filter((list) => list.length >= 2);
+    let expected = 0;
+    for (let i = 0; i < terms.length; i++) for (let j = i + 1; j < terms.length; j++) if (termSimilarity(terms[i] ?? [], terms[j] ?? []) >= MENU_SIMILARITY_THRESHOLD - 1e-9) expected++;
+    assert.equal(found, expected);
+    assert.ok(expected > 1000, String(expected));
+  });
+});
+
+describe("menu-similar", () => {
+  const A = skillUri("find-file-fast");
+  const B = skillUri("fetch-my-file");
+  const C = skillUri("check-schedule");
+  const summaryA = "Find one of the user's own files on any of their devices.";
+  const summaryB = "Find a file the user owns on one of their devices.";
+
+  test("both skills get a warning on their summary naming the other, with the other's summary as related information", () => {
+    const ns = workspace({ [A]: skill(summaryA), [B]: skill(summaryB), [C]: skill("Check the user's calendar for a day.") });
+    const [onA] = similar(ns.diagnose(A));
+    const [onB] = similar(ns.diagnose(B));
+    assert.ok(onA && onB);
+    assert.equal(onA.severity, "warning");
+    assert.match(onA.message, /^The summary of @find-file-fast is so like @fetch-my-file's \(similarity 1\.00; the warning starts at 0\.70\)/);
+    assert.match(onB.message, /@fetch-my-file is so like @find-file-fast's/);
+    assert.deepEqual(onA.range, ns.skill(A)?.summaryRange);
+    assert.deepEqual(onA.related, [{ uri: B, range: ns.skill(B)?.summaryRange, message: "@fetch-my-file's summary" }]);
+    assert.deepEqual(similar(ns.diagnose(C)), []);
+  });
+
+  test("only advertised, enabled skills with a summary of two words or more compete; one handle twice is another error", () => {
+    const cases: [string, string][] = [
+      ["advertised: false\n", "not advertised"],
+      ["enabled: false\n", "disabled"],
+    ];
+    for (const [extra, why] of cases) {
+      const ns = workspace({ [A]: skill(summaryA), [B]: skill(summaryB, extra) });
+      assert.deepEqual(similar(ns.diagnose(A)), [], why);
+      assert.deepEqual(similar(ns.diagnose(B)), [], why);
+    }
+    const short = workspace({ [A]: skill("A test skill."), [B]: skill("A test skill.") });
+    assert.deepEqual(similar(short.diagnose(A)), []);
+    const twice = workspace({ [A]: skill(summaryA), [skillUri("find-file-fast", "other")]: skill(summaryA) });
+    assert.deepEqual(similar(twice.diagnose(A)), []);
+  });
+
+  test("a change re-diagnoses the skill and its neighbours before and after, no one else", () => {
+    const ns = workspace({ [A]: skill(summaryA), [B]: skill(summaryB), [C]: skill("Check the user's calendar for a day.") });
+    for (const uri of [A, B, C]) ns.diagnose(uri);
+    assert.deepEqual([...ns.setSkill(B, skill("Check what is on the user's calendar for a day."))].sort(), [A, B, C].sort(), "B leaves A and joins C");
+    assert.deepEqual(similar(ns.diagnose(A)), []);
+    assert.equal(similar(ns.diagnose(C)).length, 1);
+    assert.deepEqual([...ns.setSkill(B, `${skill("Check what is on the user's calendar for a day.")}More body.\n`)], [B], "a body edit stays local");
+    assert.deepEqual([...ns.setSkill(A, skill(summaryA, "advertised: false\n"))], [A], "A had no neighbour left");
+    assert.deepEqual([...ns.remove(C)].sort(), [B], "removing C clears B");
+    assert.deepEqual(similar(ns.diagnose(B)), []);
+  });
+
+  test(`at most ${MAX_SIMILAR_REPORTED} warnings, closest first; the last says how many more`, () => {
+    const files: Record<string, string> = { [A]: skill("check calendar day meeting") };
+    for (let i = 0; i < 8; i++) files[skillUri(`twin-${i}`)] = skill(i < 2 ? "check calendar day meeting" : "check calendar day meeting plan");
+    const ns = workspace(files);
+    const found = similar(ns.diagnose(A));
+    assert.equal(found.length, MAX_SIMILAR_REPORTED);
+    assert.deepEqual(found.map((diagnostic) => /@(twin-\d)'s/.exec(diagnostic.message)?.[1]), ["twin-0", "twin-1", "twin-2", "twin-3", "twin-4"]);
+    assert.match(found.at(-1)?.message ?? "", / 3 more skills are as close\.$/);
+  });
+
+  test("property: diagnostics kept by incremental updates equal those of a namespace built afresh", () => {
+    const summaries = ["Find a file on a device.", "Find files on devices.", "Check the calendar for a day.", "Check calendar days.", "Draft a reply.", "A test skill.", ""];
+    const file = fc.record({
+      summary: fc.constantFrom(...summaries),
+      advertised: fc.boolean(),
+      enabled: fc.boolean(),
+      title: fc.constantFrom("", "title: T\n"),
+    });
+    const text = (f: { summary: string; advertised: boolean; enabled: boolean; title: string }) =>
+      `---\n${f.title}${f.summary ? `summary: ${f.summary}\n` : ""}advertised: ${f.advertised}\nenabled: ${f.enabled}\n---\nBody.\n`;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(5), fc.option(file, { nil: undefined })), { minLength: 1, maxLength: 25 }), fc.nat(3), (steps, firstDiagnosis) => {
+        const ns = new Namespace();
+        const texts = new Map<string, string>();
+        steps.forEach(([at, next], step) => {
+          const uri = skillUri(`s${at}`);
+          if (next === undefined) {
+            ns.remove(uri);
+            texts.delete(uri);
+          } else {
+            ns.setSkill(uri, text(next));
+            texts.set(uri, text(next));
+          }
+          // Diagnose (and so cache) from some step on, so that later steps must invalidate the cache.
+          if (step >= firstDiagnosis) for (const one of texts.keys()) ns.diagnose(one);
+        });
+        const fresh = workspace(Object.fromEntries(texts));
+        for (const uri of texts.keys()) assert.deepEqual(ns.diagnose(uri), fresh.diagnose(uri), uri);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
