@@ -327,6 +327,10 @@ suite("Skill Graph in VS Code", () => {
       assert.equal(price?.command?.command, "skill.showAlignment");
       assert.equal(price?.range.start.line, 2, "on the summary's line");
     });
+    // The status bar prices the whole menu; Show Alignment lists each entry's tokens and share.
+    const alignment = await vscode.commands.executeCommand<string>("skill.showAlignment");
+    assert.match(alignment, /<!-- {3}@search-info \(skill\): \d+ tokens, \d+% -->/);
+    assert.match(alignment, /<!-- {3}@current-date \(tool\): \d+ tokens, \d+% -->/);
   });
 });
 
