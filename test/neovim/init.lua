@@ -457,12 +457,13 @@ local function main()
     check(renamed, "skipped: the rename failed")
     local search = vim.fn.bufnr(path("skills/builtin/search-info.skill.md"))
     local rewritten = { "skills/builtin/search-info.skill.md", "skills/home/plan-trip.skill.md", "skills/work/meeting-prep.skill.md" }
-    -- Neovim debounces didChange (150 ms) but sends the old buffer's didClose at once, so the diagnostics settle
-    -- in two rounds; wait (bounded) until every rewritten file reports on @get-file, or until the bound.
-    vim.wait(3000, function()
+    -- Neovim debounces didChange (150 ms) but sends the old buffer's didClose at once, so the rewritten files
+    -- may report @get-file as unknown for a moment, until the server finds the moved file beside the closed one.
+    -- Wait (bounded) for that to settle; the test then checks that nothing stale is left.
+    vim.wait(5000, function()
       for _, relative in ipairs(rewritten) do
         local messages = table.concat(unknown_messages(vim.fn.bufnr(path(relative))), "\n")
-        if not messages:find("@get-file", 1, true) then
+        if messages:find("@get-file", 1, true) then
           return false
         end
       end
