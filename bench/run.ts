@@ -395,7 +395,7 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
     for (let round = 0; round < args.rounds; round++) {
       for (const operation of OPERATIONS) {
         const turns: [Subject, ServerFigures, number][] = [[skill, ours, ourTimeoutMs]];
-        if (markdown && peer) turns.push([markdown, peer, Math.max(peerTimeoutMs / 5, 60_000)]);
+        if (markdown && peer) turns.push([markdown, peer, peerTimeoutMs]);
         if (round % 2 === 1) turns.reverse();
         for (const [subject, figures, bound] of turns) {
           if (subject === markdown && peer) {

@@ -38,7 +38,7 @@ export class Session {
   /** Fails when the server died, logged a handler failure, or wrote anything to stderr. */
   assertHealthy(context: string): void {
     assert.equal(this.#exit, undefined, `${context}: the server exited (${JSON.stringify(this.#exit)}); stderr: ${this.stderr.join("").slice(0, 2000)}`);
-    const failures = this.client.messages.filter((message) => /failed with message|failed unexpectedly|Error:|RangeError|TypeError/.test(message));
+    const failures = this.client.messages.filter((message) => /failed with message|failed unexpectedly|Reading the workspace failed|Error:|RangeError|TypeError/.test(message));
     assert.deepEqual(failures, [], `${context}: the server logged failures`);
     assert.equal(this.stderr.join(""), "", `${context}: the server wrote to stderr`);
   }
@@ -134,20 +134,8 @@ export interface Range {
   readonly end: Position;
 }
 
-/** The start offset of every line, with LSP's line breaks: `\r\n`, `\r` and `\n`. */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  const breaks = /\r\n|\r|\n/g;
-  for (let match = breaks.exec(text); match; match = breaks.exec(text)) starts.push(match.index + match[0].length);
-  return starts;
-}
-
-/** The text of each line, without its line break. */
-export function lspLines(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
-}
-
-export function positionAt(starts: readonly number[], offset: number): Position {
+/** The position of an offset, given the start offset of every line. */
+function positionAt(starts: readonly number[], offset: number): Position {
   let line = 0;
   let low = 0;
   let high = starts.length - 1;
@@ -159,31 +147,6 @@ export function positionAt(starts: readonly number[], offset: number): Position 
     } else high = mid - 1;
   }
   return { line, character: offset - (starts[line] ?? 0) };
-}
-
-/** The offset of a position, which must lie inside the text (the tests check ranges before using them). */
-export function offsetAt(text: string, starts: readonly number[], position: Position): number {
-  const start = starts[position.line];
-  assert.ok(start !== undefined, `line ${position.line} is past the text's ${starts.length} lines`);
-  const lineText = lspLines(text)[position.line] ?? "";
-  assert.ok(position.character <= lineText.length, `character ${position.character} is past line ${position.line}'s ${lineText.length}`);
-  return start + position.character;
-}
-
-/** Fails unless the range lies inside the text, in order. */
-export function assertRangeInside(text: string, range: Range, context: string): void {
-  const lines = lspLines(text);
-  for (const position of [range.start, range.end]) {
-    assert.ok(position.line >= 0 && position.line < lines.length, `${context}: line ${position.line} outside the text's ${lines.length} lines`);
-    assert.ok(position.character >= 0 && position.character <= (lines[position.line] ?? "").length, `${context}: character ${position.character} outside line ${position.line}`);
-  }
-  assert.ok(range.start.line < range.end.line || (range.start.line === range.end.line && range.start.character <= range.end.character), `${context}: range ends before it starts`);
-}
-
-/** The text a range covers. */
-export function textAt(text: string, range: Range): string {
-  const starts = lineStarts(text);
-  return text.slice(offsetAt(text, starts, range.start), offsetAt(text, starts, range.end));
 }
 
 /** Decodes a file the way an editor and the server both do: UTF-8, bad bytes as U+FFFD, a byte-order mark kept. */
