@@ -139,22 +139,29 @@ describe("the index", () => {
     );
   });
 
-  test("build reports every pair once; closest keeps the nearest and counts the rest", () => {
+  test("closest keeps the nearest and counts the rest; allClosest answers the same for every key", () => {
     const index = new SimilarityIndex();
-    const pairs: string[] = [];
-    index.build(
-      [
-        ["a", "check calendar day meeting"],
-        ["b", "check calendar day meetings"],
-        ["c", "check calendar days meeting plan"],
-        ["d", "draft reply inbox"],
-      ],
-      (x, y) => pairs.push([x, y].sort().join("-")),
-    );
-    assert.deepEqual(pairs.sort(), ["a-b", "a-c", "b-c"]);
-    const closest = index.closest("a", 1);
-    assert.deepEqual(closest.closest, [{ key: "b", score: 1 }]);
-    assert.equal(closest.total, 2);
+    index.build([
+      ["a", "check calendar day meeting"],
+      ["b", "check calendar day meetings"],
+      ["c", "check calendar days meeting plan"],
+      ["d", "draft reply inbox"],
+      ["e", "check calendar day meeting"],
+    ]);
+    assert.deepEqual(index.closest("a", 1), { closest: [{ key: "b", score: 1 }], total: 3 });
+    assert.deepEqual(index.closest("d", 3), { closest: [], total: 0 });
+    const all = index.allClosest(2);
+    for (const key of ["a", "b", "c", "d", "e"]) assert.deepEqual(all.get(key), index.closest(key, 2), key);
+  });
+
+  test("copies of one summary are one group: 10,000 of them cost one comparison", () => {
+    const index = new SimilarityIndex();
+    index.build(Array.from({ length: 10_000 }, (_, i) => [`k${String(i).padStart(5, "0")}`, "When to use this skill, in one line, as the planner's menu shows it."] as const));
+    index.set("k00003", "Draft a reply to a message.");
+    const all = index.allClosest(2);
+    assert.deepEqual(all.get("k00000"), { closest: [{ key: "k00001", score: 1 }, { key: "k00002", score: 1 }], total: 9998 });
+    assert.deepEqual(all.get("k00003"), { closest: [], total: 0 });
+    assert.equal(index.neighbours("k09999").length, 9998);
   });
 
   test("2,000 summaries from a small vocabulary: the same pairs as brute force", () => {
@@ -163,8 +170,8 @@ describe("the index", () => {
     const words = vocabulary.concat(["weekly", "daily", "quick", "deep", "report", "digest", "audit", "brief", "filter", "index"]);
     const texts = new Map(Array.from({ length: 2000 }, (_, i) => [`k${i}`, Array.from({ length: 3 + Math.floor(random() * 4) }, () => words[Math.floor(random() * words.length)]).join(" ")]));
     const index = new SimilarityIndex();
-    let found = 0;
-    index.build(texts, () => found++);
+    index.build(texts);
+    const found = [...texts.keys()].reduce((sum, key) => sum + index.neighbours(key).length, 0) / 2;
     const terms = [...texts.values()].map(summaryTerms).filter((list) => list.length >= 2);
     let expected = 0;
     for (let i = 0; i < terms.length; i++) for (let j = i + 1; j < terms.length; j++) if (termSimilarity(terms[i] ?? [], terms[j] ?? []) >= MENU_SIMILARITY_THRESHOLD - 1e-9) expected++;

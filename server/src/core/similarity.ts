@@ -6,9 +6,9 @@
  * of the workspace, so a change to one summary changes only the pairs it is in.
  *
  * Finding the pairs is all-pairs similarity search, O(n²) if done naively. {@link SimilarityIndex} keeps an
- * inverted index from term to summaries and answers one summary's neighbours by reading the posting lists of
- * its rarest terms only (prefix filtering: a pair at or above the threshold must share one of them), then
- * bounds each candidate's overlap before computing its score.
+ * inverted index from the rarest terms of each summary to the summaries and answers one summary's neighbours
+ * by reading only its own rarest terms' posting lists (prefix filtering: a pair at or above the threshold must
+ * share one of them), then bounds each candidate's overlap from typed arrays before computing its score.
  */
 import type { CoreDiagnostic } from "./diagnostics.js";
 import { DiagnosticCodes } from "./diagnostics.js";
@@ -110,13 +110,18 @@ export interface SimilarNeighbour {
   readonly score: number;
 }
 
-interface Entry {
+/** The summaries that have one set of terms: compared once, for all of them. */
+interface Group {
   readonly id: number;
-  readonly key: string;
+  /** The term ids, joined: the group's key. */
+  readonly signature: string;
   /** Term ids, sorted ascending (for merging). */
   readonly terms: Int32Array;
-  /** The term ids indexed for this entry: its first terms in the index's term order (see {@link SimilarityIndex}). */
+  /** The term ids indexed for this group: its first terms in the index's term order (see {@link SimilarityIndex}). */
   readonly prefix: Int32Array;
+  readonly members: Set<string>;
+  /** The members in key order, made when first asked for after a change. */
+  sorted: string[] | undefined;
 }
 
 const EPSILON = 1e-9;
@@ -135,26 +140,29 @@ export interface Closest {
  * one among the first n − k + 1 of each in any common order. So only those prefixes are indexed and probed; a
  * common word is rarely in a prefix, so its posting list stays short. Any fixed order is correct; `build` ranks
  * terms by frequency once, and a term first seen later is ranked before all others, as a new word is rare.
- * Ids are dense integers and posting lists plain arrays, so candidates are marked in a typed array rather
- * than a map: at 10,000 summaries that is what keeps a full pass cheap.
+ *
+ * Summaries with the same terms form one group, compared once: 10,000 copies of a template summary are one
+ * entry, not 50 million pairs. Group ids are dense integers and posting lists plain arrays, so candidates are
+ * marked in typed arrays rather than maps.
  */
 export class SimilarityIndex {
   readonly #threshold: number;
-  readonly #entries = new Map<string, Entry>();
-  readonly #byId: (Entry | undefined)[] = [];
+  readonly #groupOf = new Map<string, Group>();
+  readonly #groups = new Map<string, Group>();
+  readonly #byId: (Group | undefined)[] = [];
   readonly #freeIds: number[] = [];
   readonly #termIds = new Map<string, number>();
   /** By term id: its place in the term order (lower is earlier). */
   readonly #rank: number[] = [];
-  /** By term id: the entries whose prefix holds the term, as pairs (entry id, the term's place in its order). */
-  readonly #postings: number[][] = [];
-  #nextRank = -1;
   /** By term id: the one bit of 64 that stands for it in a signature. */
   readonly #bits: number[] = [];
-  /** By entry id: its term count; the last query that saw it. */
+  /** By term id: the groups whose prefix holds the term, as pairs (group id, the term's place in its order). */
+  readonly #postings: number[][] = [];
+  #nextRank = -1;
+  /** By group id: its term count; the last query that saw it. */
   #sizes = new Int32Array(64);
   #marks = new Int32Array(64);
-  /** By entry id, two 32-bit words: the bits of its terms, an upper bound on what it shares with a probe. */
+  /** By group id, two 32-bit words: the bits of its terms, an upper bound on what it shares with a probe. */
   #signatures = new Int32Array(128);
   #stamp = 0;
 
@@ -163,28 +171,21 @@ export class SimilarityIndex {
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#groupOf.size;
   }
 
   has(key: string): boolean {
-    return this.#entries.has(key);
+    return this.#groupOf.has(key);
   }
 
-  /**
-   * Indexes many summaries at once, ranking their terms by how many summaries hold each (rarest first). With
-   * `onPair`, also reports every pair at or above the threshold, once, at half the cost of asking each key: each
-   * summary is compared with those indexed before it.
-   */
-  build(summaries: Iterable<readonly [key: string, summary: string]>, onPair?: (a: string, b: string, score: number) => void): void {
+  /** Indexes many summaries at once, ranking their terms by how many summaries hold each (rarest first). */
+  build(summaries: Iterable<readonly [key: string, summary: string]>): void {
     const all = [...summaries].map(([key, summary]) => [key, summaryTerms(summary)] as const);
     const frequency = new Map<string, number>();
     for (const [, terms] of all) for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
     const fresh = [...frequency].filter(([term]) => !this.#termIds.has(term)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1));
     for (const [term] of fresh) this.#termId(term);
-    for (const [key, terms] of all) {
-      this.#set(key, terms);
-      if (onPair) this.#scan(key, (other, score) => onPair(key, other.key, score));
-    }
+    for (const [key, terms] of all) this.#set(key, terms);
   }
 
   /** Adds, replaces or (with undefined) removes the summary under a key. */
@@ -193,45 +194,41 @@ export class SimilarityIndex {
   }
 
   #set(key: string, words: readonly string[] | undefined): void {
-    const previous = this.#entries.get(key);
+    const previous = this.#groupOf.get(key);
     if (previous) {
-      for (const term of previous.prefix) {
-        const posting = this.#postings[term];
-        if (!posting) continue;
-        for (let at = 0; at < posting.length; at += 2) {
-          if (posting[at] !== previous.id) continue;
-          posting[at] = posting[posting.length - 2] as number;
-          posting[at + 1] = posting[posting.length - 1] as number;
-          posting.length -= 2;
-          break;
-        }
-      }
-      this.#entries.delete(key);
-      this.#byId[previous.id] = undefined;
-      this.#freeIds.push(previous.id);
+      this.#groupOf.delete(key);
+      previous.members.delete(key);
+      previous.sorted = undefined;
+      if (previous.members.size === 0) this.#removeGroup(previous);
     }
     if (words === undefined || words.length < MIN_SUMMARY_TERMS) return;
     const ids = words.map((term) => this.#termId(term));
     const terms = Int32Array.from(ids).sort();
+    const signature = terms.join(",");
+    const group = this.#groups.get(signature) ?? this.#addGroup(signature, terms, ids);
+    group.members.add(key);
+    group.sorted = undefined;
+    this.#groupOf.set(key, group);
+  }
+
+  #addGroup(signature: string, terms: Int32Array, ids: number[]): Group {
     const n = terms.length;
     const rank = this.#rank;
     const prefix = Int32Array.from(ids.sort((a, b) => (rank[a] as number) - (rank[b] as number)).slice(0, n - Math.ceil(this.#threshold * this.#threshold * n - EPSILON) + 1));
     const id = this.#freeIds.pop() ?? this.#byId.length;
-    const entry: Entry = { id, key, terms, prefix };
-    this.#entries.set(key, entry);
-    this.#byId[id] = entry;
+    const group: Group = { id, signature, terms, prefix, members: new Set(), sorted: undefined };
+    this.#groups.set(signature, group);
+    this.#byId[id] = group;
     if (id >= this.#marks.length) {
       const length = Math.max(id + 1, this.#marks.length * 2);
-      const grow = (from: Int32Array) => {
-        const grown = new Int32Array(length);
+      const grow = (from: Int32Array, size: number) => {
+        const grown = new Int32Array(size);
         grown.set(from);
         return grown;
       };
-      this.#sizes = grow(this.#sizes);
-      this.#marks = grow(this.#marks);
-      const signatures = new Int32Array(length * 2);
-      signatures.set(this.#signatures);
-      this.#signatures = signatures;
+      this.#sizes = grow(this.#sizes, length);
+      this.#marks = grow(this.#marks, length);
+      this.#signatures = grow(this.#signatures, length * 2);
     }
     this.#sizes[id] = n;
     let low = 0;
@@ -244,50 +241,101 @@ export class SimilarityIndex {
     this.#signatures[2 * id] = low;
     this.#signatures[2 * id + 1] = high;
     prefix.forEach((term, place) => this.#postings[term]?.push(id, place));
+    return group;
   }
 
-  /** Every entry whose summary scores at or above the threshold with this key's, closest first (then by key). */
+  #removeGroup(group: Group): void {
+    for (const term of group.prefix) {
+      const posting = this.#postings[term];
+      if (!posting) continue;
+      for (let at = 0; at < posting.length; at += 2) {
+        if (posting[at] !== group.id) continue;
+        posting[at] = posting[posting.length - 2] as number;
+        posting[at + 1] = posting[posting.length - 1] as number;
+        posting.length -= 2;
+        break;
+      }
+    }
+    this.#groups.delete(group.signature);
+    this.#byId[group.id] = undefined;
+    this.#freeIds.push(group.id);
+  }
+
+  /** Every key whose summary scores at or above the threshold with this key's, closest first (then by key). */
   neighbours(key: string): SimilarNeighbour[] {
+    const group = this.#groupOf.get(key);
+    if (!group) return [];
     const found: SimilarNeighbour[] = [];
-    this.#scan(key, (other, score) => found.push({ key: other.key, score }));
+    for (const member of group.members) if (member !== key) found.push({ key: member, score: 1 });
+    this.#scan(group, (other, score) => {
+      for (const member of other.members) found.push({ key: member, score });
+    });
     return found.sort(byScoreThenKey);
   }
 
   /** The `limit` closest neighbours (as {@link neighbours} orders them) and the count of all, without listing them all. */
   closest(key: string, limit: number): Closest {
+    const group = this.#groupOf.get(key);
+    if (!group) return { closest: [], total: 0 };
+    const others: [Group, number][] = [];
+    this.#scan(group, (other, score) => others.push([other, score]));
+    return this.#closestOf(key, group, others, limit);
+  }
+
+  /** {@link closest} for every key, with one query per group of identical summaries rather than one per key. */
+  allClosest(limit: number): Map<string, Closest> {
+    const all = new Map<string, Closest>();
+    for (const group of this.#groups.values()) {
+      const others: [Group, number][] = [];
+      this.#scan(group, (other, score) => others.push([other, score]));
+      for (const key of group.members) all.set(key, this.#closestOf(key, group, others, limit));
+    }
+    return all;
+  }
+
+  #closestOf(key: string, group: Group, others: readonly (readonly [Group, number])[], limit: number): Closest {
     const nearest = new Nearest(limit);
-    this.#scan(key, (other, score) => nearest.add(other.key, score));
-    return nearest;
+    let total = group.members.size - 1;
+    for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
+    for (const [other, score] of others) {
+      total += other.members.size;
+      for (const member of this.#sorted(other, limit)) nearest.offer(member, score);
+    }
+    return { closest: nearest.closest, total };
+  }
+
+  /** A group's first `count` members in key order. */
+  #sorted(group: Group, count: number): readonly string[] {
+    group.sorted ??= [...group.members].sort();
+    return group.sorted.length <= count ? group.sorted : group.sorted.slice(0, count);
   }
 
   /**
-   * Calls `found` once for each neighbour of a key, in no particular order. Each candidate is judged on sight
-   * from typed arrays, without reading its terms: its size; PPJoin's positional filter (met first at place i of
-   * this entry's order and place j of its own, it shares at most 1 + min(n − i − 1, m − j − 1) terms, since
-   * shared terms before those places would have met earlier); and its 64-bit signature (it shares at most the
-   * terms of this entry whose bit it has). Only the few left are compared term by term.
+   * Calls `found` once for each other group at or above the threshold, in no particular order. Each candidate
+   * is judged on sight from typed arrays, without reading its terms: its size; PPJoin's positional filter (met
+   * first at place i of this group's order and place j of its own, it shares at most 1 + min(n − i − 1,
+   * m − j − 1) terms, since shared terms before those places would have met earlier); and its 64-bit signature
+   * (it shares at most the terms of this group whose bit it has). Only the few left are compared term by term.
    */
-  #scan(key: string, found: (other: Entry, score: number) => void): void {
-    const entry = this.#entries.get(key);
-    if (!entry || entry.terms.length === 0) return;
+  #scan(group: Group, found: (other: Group, score: number) => void): void {
     const t = this.#threshold;
     const t2 = t * t;
-    const n = entry.terms.length;
+    const n = group.terms.length;
     const sizes = this.#sizes;
     const marks = this.#marks;
     const signatures = this.#signatures;
     const words = new Int32Array(n);
     const masks = new Int32Array(n);
-    entry.terms.forEach((term, k) => {
+    group.terms.forEach((term, k) => {
       const bit = this.#bits[term] as number;
       words[k] = bit < 32 ? 0 : 1;
       masks[k] = 1 << bit % 32;
     });
     const stamp = ++this.#stamp;
-    marks[entry.id] = stamp;
+    marks[group.id] = stamp;
     const candidates: number[] = [];
-    for (let i = 0; i < entry.prefix.length; i++) {
-      const posting = this.#postings[entry.prefix[i] as number] ?? [];
+    for (let i = 0; i < group.prefix.length; i++) {
+      const posting = this.#postings[group.prefix[i] as number] ?? [];
       for (let k = 0; k < posting.length; k += 2) {
         const id = posting[k] as number;
         if (marks[id] === stamp) continue;
@@ -307,7 +355,7 @@ export class SimilarityIndex {
       const other = byId[id];
       if (!other) continue;
       const m = other.terms.length;
-      const shared = sharedCount(entry.terms, other.terms);
+      const shared = sharedCount(group.terms, other.terms);
       if (shared * shared >= t2 * n * m - EPSILON) found(other, shared / Math.sqrt(n * m));
     }
   }
@@ -327,18 +375,16 @@ export class SimilarityIndex {
   }
 }
 
-/** Keeps the closest `limit` neighbours seen, in order, and counts them all. */
-class Nearest implements Closest {
+/** Keeps the closest `limit` neighbours offered, in order. */
+class Nearest {
   readonly closest: SimilarNeighbour[] = [];
-  total = 0;
   readonly #limit: number;
 
   constructor(limit: number) {
     this.#limit = limit;
   }
 
-  add(key: string, score: number): void {
-    this.total++;
+  offer(key: string, score: number): void {
     const candidate = { key, score };
     const closest = this.closest;
     const last = closest[this.#limit - 1];
@@ -454,12 +500,8 @@ export class MenuCompetition {
     this.#active = true;
     const summaries: [string, string][] = [];
     for (const skill of this.#skills()) if (competesOnMenu(skill)) summaries.push([skill.uri, skill.summary ?? ""]);
-    // One pass over all pairs fills every skill's neighbours: diagnosing a whole workspace then reads them.
-    const nearest = new Map(summaries.map(([uri]) => [uri, new Nearest(LIMIT)]));
-    this.#index.build(summaries, (a, b, score) => {
-      nearest.get(a)?.add(b, score);
-      nearest.get(b)?.add(a, score);
-    });
-    for (const [uri, found] of nearest) this.#closest.set(uri, found);
+    this.#index.build(summaries);
+    // One query per group of identical summaries fills every skill's neighbours: diagnosing a whole workspace then reads them.
+    for (const [uri, found] of this.#index.allClosest(LIMIT)) this.#closest.set(uri, found);
   }
 }
