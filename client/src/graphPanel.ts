@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { GraphChangedNotification, GraphRequest, TOOL_SCHEME, type GraphResult } from "../../shared/protocol.js";
+import { nonce } from "./webview.js";
 
 /** What the page reports after drawing: tests and the command's caller read it. */
 export interface GraphRendered {
@@ -18,12 +19,6 @@ export interface GraphRendered {
 }
 
 type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
-
-function nonce(): string {
-  const bytes = new Uint8Array(18);
-  crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString("base64").replace(/[^A-Za-z0-9]/g, "");
-}
 
 /**
  * The Skill Graph panel: the namespace drawn in the editor's theme, live. The page lays the graph out with ELK

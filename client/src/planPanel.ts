@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { NO_MODEL_ERROR, PlanEventNotification, RunPlanRequest, UNTRUSTED_ERROR, type PlanEventParams } from "../../shared/protocol.js";
+import { nonce } from "./webview.js";
 
 /** Messages the panel's page receives: the run's events, and the state around them. */
 type PanelMessage =
@@ -8,12 +9,6 @@ type PanelMessage =
   | { readonly kind: "event"; readonly event: PlanEventParams["event"] }
   | { readonly kind: "failed"; readonly message: string; readonly noModel: boolean }
   | { readonly kind: "finished" };
-
-function nonce(): string {
-  const bytes = new Uint8Array(18);
-  crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString("base64").replace(/[^A-Za-z0-9]/g, "");
-}
 
 /**
  * The Run Plan panel: a webview in the editor's theme that streams one run (prompt size, plan, bound toolset,
