@@ -24,6 +24,8 @@ export class PlanPanel {
   readonly #disposables: vscode.Disposable[] = [];
   /** What the page was sent, in order: tests read it to see what the user saw. */
   readonly transcript: PanelMessage[] = [];
+  /** Messages held until the page says it listens: a webview drops what is posted before its script runs. */
+  #pending: PanelMessage[] | undefined = [];
 
   private constructor(context: vscode.ExtensionContext, client: LanguageClient) {
     this.#client = client;
@@ -47,6 +49,7 @@ export class PlanPanel {
 <script nonce="${scriptNonce}" src="${script}"></script></body></html>`;
     this.#disposables.push(
       webview.onDidReceiveMessage((message: { kind?: string }) => {
+        if (message.kind === "ready") this.#flush();
         if (message.kind === "cancel") this.cancel();
         if (message.kind === "pick") void vscode.commands.executeCommand("skill.chooseModel");
       }),
@@ -65,7 +68,14 @@ export class PlanPanel {
 
   #post(message: PanelMessage): void {
     this.transcript.push(message);
-    void this.#panel.webview.postMessage(message);
+    if (this.#pending) this.#pending.push(message);
+    else void this.#panel.webview.postMessage(message);
+  }
+
+  #flush(): void {
+    const pending = this.#pending ?? [];
+    this.#pending = undefined;
+    for (const message of pending) void this.#panel.webview.postMessage(message);
   }
 
   /** Runs one request; answers when the run ends (done, failed or cancelled). */

@@ -113,4 +113,5 @@
       cancel.disabled = true;
     }
   });
+  vscode.postMessage({ kind: "ready" });
 })();

@@ -17,22 +17,22 @@ function step(title, command, args) {
   }
 }
 
-/** A scripted model that always plans @search-info, for the Run Plan suite (the real node-llama-cpp loads it). */
-function writeTestModel() {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "skill-e2e-model-")), "plans-search-info.gguf");
-  const script = 'import("./test/fixtures/model/gguf.ts").then((m) => m.writeScriptedModel(process.argv[1], \'{"handles":["search-info"],"reason":"it checks every place"}\', { contextLength: 8192 }))';
-  step("write the test model", process.execPath, ["--import", "tsx", "-e", script, file]);
+/** A scripted model that always plans @search-info with this reason (the real node-llama-cpp loads it). */
+function writeTestModel(name, reason) {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "skill-e2e-model-")), name);
+  const script = 'import("./test/fixtures/model/gguf.ts").then((m) => m.writeScriptedModel(process.argv[1], process.argv[2], { contextLength: 8192 }))';
+  step(`write the test model ${name}`, process.execPath, ["--import", "tsx", "-e", script, file, JSON.stringify({ handles: ["search-info"], reason })]);
   return file;
 }
 
-const model = writeTestModel();
+const model = writeTestModel("plans-search-info.gguf", "it checks every place");
 
-function freshWorkspace() {
+function freshWorkspace(modelFile = model) {
   const folder = mkdtempSync(path.join(tmpdir(), "skill-e2e-"));
   cpSync(path.join(root, "examples"), folder, { recursive: true });
   // The suites decide when files are saved: auto-save would write half-made test edits to disk.
   mkdirSync(path.join(folder, ".vscode"));
-  writeFileSync(path.join(folder, ".vscode/settings.json"), JSON.stringify({ "files.autoSave": "off", "skill.trace.server": "messages", "skill.model.path": model, "skill.model.threads": 1, "skill.model.gpu": "off" }, null, 2));
+  writeFileSync(path.join(folder, ".vscode/settings.json"), JSON.stringify({ "files.autoSave": "off", "skill.trace.server": "messages", "skill.model.path": modelFile, "skill.model.threads": 1, "skill.model.gpu": "off" }, null, 2));
   return folder;
 }
 
@@ -52,6 +52,18 @@ try {
     step("UI: the Skill Graph panel (test-artifacts/graph.png)", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/graph.mjs", "--extension", root, "--workspace", graphWorkspace, "--artifacts", path.join(artifacts, "ui-graph")]);
   } finally {
     rmSync(graphWorkspace, { recursive: true, force: true });
+  }
+  // Hostile text in a skill, the request and the model's output is shown as text in the Run Plan panel.
+  const { PAYLOADS } = await import("./ui/plan-panel.mjs");
+  const hostile = `${PAYLOADS.img} ${PAYLOADS.script}`;
+  const panelWorkspace = freshWorkspace(writeTestModel("hostile-reason.gguf", `it quotes ${hostile}`));
+  try {
+    const skill = path.join(panelWorkspace, "skills/builtin/search-info.skill.md");
+    const text = readFileSync(skill, "utf8").replace(/^summary: (.*)$/m, (_, summary) => `summary: ${JSON.stringify(`${summary} ${hostile}`)}`);
+    writeFileSync(skill, `${text}\nQuote what you found, such as ${hostile}\n`);
+    step("UI: the Run Plan panel shows hostile text as text (test-artifacts/plan-panel.png)", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/plan-panel.mjs", "--extension", root, "--workspace", panelWorkspace, "--artifacts", artifacts]);
+  } finally {
+    rmSync(panelWorkspace, { recursive: true, force: true });
   }
   // The packaged extension, installed from its VSIX (the dev copy stays out: the smoke extension is the
   // development path), activates and runs a plan on node-llama-cpp's binaries from inside the VSIX.

@@ -41,6 +41,8 @@ export interface ClientOptions {
   readonly folders: readonly string[];
   /** Sent as `initializationOptions.settings` (this client answers no `workspace/configuration`). */
   readonly settings?: SkillSettings;
+  /** Declare, as VS Code does, that completion lists may carry `itemDefaults` (editRange and data). */
+  readonly completionItemDefaults?: boolean;
 }
 
 /** A real client over stdio against the built server: requests, notifications and what the server sent back. */
@@ -95,7 +97,10 @@ export class TestClient {
       textDocument: {
         ...(pull ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } } : {}),
         publishDiagnostics: { relatedInformation: true },
-        completion: { completionItem: { snippetSupport: true, labelDetailsSupport: true } },
+        completion: {
+          completionItem: { snippetSupport: true, labelDetailsSupport: true },
+          ...(options.completionItemDefaults ? { completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] } } : {}),
+        },
         rename: { prepareSupport: true },
         synchronization: { didSave: true },
       },

@@ -357,6 +357,32 @@ describe("rename over stdio", () => {
   });
 });
 
+describe("completion for a client that takes a list's item defaults", () => {
+  it("sends the edit range once for the list, and each item's detail on resolve", async () => {
+    const folder = copyWorkspace();
+    const client = await TestClient.start({ folders: [folder], completionItemDefaults: true });
+    try {
+      const target = uriOf(path.join(folder, "skills/home/plan-trip.skill.md"));
+      await client.open(target, "Use @sch and more");
+      const list = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: target }, position: { line: 0, character: 8 } })) as CompletionList;
+      assert.deepEqual(list.itemDefaults?.editRange, { start: { line: 0, character: 4 }, end: { line: 0, character: 8 } });
+      const item = list.items.find((candidate) => candidate.label === "@check-schedule");
+      assert.ok(item, list.items.map((candidate) => candidate.label).join());
+      assert.equal(item.textEdit, undefined, "the label is the text the shared range takes");
+      assert.equal(item.labelDetails?.detail, " skill");
+      const resolved = (await client.connection.sendRequest(CompletionResolveRequest.type, item)) as CompletionItem;
+      assert.equal(resolved.detail, "Skill: Check Schedule");
+      const documentation = typeof resolved.documentation === "string" ? resolved.documentation : resolved.documentation?.value ?? "";
+      assert.match(documentation, /^Check/);
+      const tool = (await client.connection.sendRequest(CompletionResolveRequest.type, { label: "@find-file" })) as CompletionItem;
+      assert.match(tool.detail ?? "", /^Tool: find_file\(/);
+    } finally {
+      await client.stop();
+      removeWorkspace(folder);
+    }
+  });
+});
+
 describe("server lifecycle", () => {
   it("exits cleanly on shutdown and exit", async () => {
     const folder = copyWorkspace();

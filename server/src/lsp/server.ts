@@ -38,7 +38,7 @@ import {
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
 import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
-import { complete, resolveCompletion } from "../service/completion.js";
+import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { quickFixes } from "../service/codeActions.js";
 import { toLspDiagnostics } from "../service/diagnostics.js";
@@ -80,7 +80,7 @@ export class SkillServer {
   #codeLensRefresh = false;
   #watchRegistration = false;
   #folderEvents = false;
-  #snippets = true;
+  #completion: CompletionOptions = { snippets: true, defaultEditRange: false };
   #indexing = false;
   #pendingFlush: NodeJS.Timeout | undefined;
   #othersChanged = false;
@@ -141,7 +141,7 @@ export class SkillServer {
     this.#documents.onDidChangeContent((event) => this.#update(canonicalUri(event.document.uri), event.document.getText()));
     this.#documents.onDidClose((event) => this.#queueDiskWork(() => this.#onClose(canonicalUri(event.document.uri))));
 
-    connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => complete(this.#namespace, file, params.position, this.#snippets)));
+    connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => complete(this.#namespace, file, params.position, this.#completion)));
     connection.onCompletionResolve((item) => resolveCompletion(this.#namespace, item));
     connection.onHover((params) => this.#withFile(params.textDocument.uri, (file) => hover(this.#namespace, file, params.position)));
     connection.onDefinition((params) => this.#withFile(params.textDocument.uri, (file) => definition(this.#namespace, file, params.position)));
@@ -278,7 +278,8 @@ export class SkillServer {
     this.#configuration = capabilities.workspace?.configuration === true;
     const options: unknown = params.initializationOptions;
     if (typeof options === "object" && options !== null && "settings" in options) this.#initialSettings = (options as { settings: SkillSettings }).settings;
-    this.#snippets = capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
+    const completion = capabilities.textDocument?.completion;
+    this.#completion = { snippets: completion?.completionItem?.snippetSupport === true, defaultEditRange: completion?.completionList?.itemDefaults?.includes("editRange") === true };
     this.#folderEvents = capabilities.workspace?.workspaceFolders === true;
     this.#watchRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);

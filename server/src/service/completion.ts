@@ -11,10 +11,6 @@ import type { WorkspaceFile } from "./lookup.js";
 /** More matches than this come back as an incomplete list: the client asks again as the user types. */
 const MAX_ITEMS = 300;
 
-interface CompletionData {
-  readonly slug: string;
-}
-
 function isSlugChar(char: string): boolean {
   return /[A-Za-z0-9-]/.test(char);
 }
@@ -50,17 +46,31 @@ function isSubsequenceIgnoringCase(query: string, target: string): boolean {
   return index === query.length;
 }
 
+/** What the client can take, from its capabilities. */
+export interface CompletionOptions {
+  readonly snippets: boolean;
+  /**
+   * The client reads a list's shared edit range (LSP 3.17 `itemDefaults.editRange`): each mention item is then
+   * its label and little else, a third of the bytes, which is most of a 10,000-skill completion's cost.
+   */
+  readonly defaultEditRange: boolean;
+}
+
+const FULL_CLIENT: CompletionOptions = { snippets: true, defaultEditRange: false };
+
 /** Completion inside a skill file or skills.json: mentions after `@`, and the frontmatter's keys and values. */
-export function complete(namespace: Namespace, file: WorkspaceFile, position: Position, snippets = true): CompletionList | null {
+export function complete(namespace: Namespace, file: WorkspaceFile, position: Position, options: CompletionOptions = FULL_CLIENT): CompletionList | null {
   const { text, lines } = file.file;
   const offset = lines.offsetAt(position);
   if (file.kind === "skill") {
-    const frontmatter = frontmatterCompletion(file.file, offset, snippets);
+    const frontmatter = frontmatterCompletion(file.file, offset, options.snippets);
     if (frontmatter) return frontmatter;
   }
   const partial = partialMentionAt(text, offset);
   if (!partial) return null;
   const range = lines.rangeOf(partial.start, partial.end);
+  // With a shared range the label (`@slug`) is the text inserted; otherwise each item carries the edit.
+  const edit = options.defaultEditRange ? undefined : range;
   const self = file.kind === "skill" ? file.file.slug : undefined;
   const matches = (slug: string, title: string) =>
     partial.typed === "" || isSubsequence(partial.typed, slug) || isSubsequenceIgnoringCase(partial.typed, title);
@@ -77,53 +87,46 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
     // The text match first: it is the cheapest test, and most skills fail it once a letter is typed.
     if (!matches(skill.slug, skill.title) || seen.has(skill.slug) || namespace.resolve(skill.slug)?.kind !== "skill") continue;
     seen.add(skill.slug);
-    push(skillItem(skill, range));
+    push(skillItem(skill, edit));
     // Over-full: nothing more is added (tools included), so stop instead of walking the rest of the workspace.
     if (incomplete) break;
   }
   if (!incomplete) {
     for (const tool of namespace.tools()) {
-      if (matches(tool.slug, tool.title)) push(toolItem(tool, range));
+      if (matches(tool.slug, tool.title)) push(toolItem(tool, edit));
     }
   }
-  return { isIncomplete: incomplete, items };
+  if (edit) return { isIncomplete: incomplete, items };
+  return { isIncomplete: incomplete, itemDefaults: { editRange: range }, items };
 }
 
-function skillItem(skill: SkillFile, range: ReturnType<SkillFile["lines"]["rangeOf"]>): CompletionItem {
-  return {
-    label: `@${skill.slug}`,
-    kind: CompletionItemKind.Module,
-    labelDetails: { detail: " skill", description: skill.title },
-    detail: `Skill: ${skill.title}${skill.advertised ? "" : " (not advertised)"}`,
-    sortText: `0${skill.slug}`,
-    textEdit: { range, newText: `@${skill.slug}` },
-    data: { slug: skill.slug } satisfies CompletionData,
-  };
+type Range = ReturnType<SkillFile["lines"]["rangeOf"]>;
+
+// `detail` and `documentation` come with completionItem/resolve, for the one item the user looks at.
+function skillItem(skill: SkillFile, range: Range | undefined): CompletionItem {
+  const item: CompletionItem = { label: `@${skill.slug}`, kind: CompletionItemKind.Module, labelDetails: { detail: " skill", description: skill.title }, sortText: `0${skill.slug}` };
+  if (range) item.textEdit = { range, newText: item.label };
+  return item;
 }
 
-function toolItem(tool: ToolSpec, range: ReturnType<SkillFile["lines"]["rangeOf"]>): CompletionItem {
-  return {
-    label: `@${tool.slug}`,
-    kind: CompletionItemKind.Function,
-    labelDetails: { detail: " tool", description: tool.name },
-    detail: `Tool: ${toolSignature(tool)}`,
-    sortText: `1${tool.slug}`,
-    textEdit: { range, newText: `@${tool.slug}` },
-    data: { slug: tool.slug } satisfies CompletionData,
-  };
+function toolItem(tool: ToolSpec, range: Range | undefined): CompletionItem {
+  const item: CompletionItem = { label: `@${tool.slug}`, kind: CompletionItemKind.Function, labelDetails: { detail: " tool", description: tool.name }, sortText: `1${tool.slug}` };
+  if (range) item.textEdit = { range, newText: item.label };
+  return item;
 }
 
-/** Fills in the documentation of a mention item: the summary or blurb, and what a skill binds. */
+/** Fills in the detail and documentation of a mention item: the summary or blurb, and what a skill binds. */
 export function resolveCompletion(namespace: Namespace, item: CompletionItem): CompletionItem {
-  const data = item.data as Partial<CompletionData> | undefined;
-  if (!data?.slug) return item;
-  const target = namespace.resolve(data.slug);
+  if (!item.label.startsWith("@")) return item;
+  const target = namespace.resolve(item.label.slice(1));
   if (!target) return item;
-  const value =
-    target.kind === "tool"
-      ? `${target.tool.blurb}\n\n\`${toolSignature(target.tool)}\``
-      : `${target.skill.summary ?? "_No summary._"}\n\n${bindsLine(namespace, target.skill.slug)}`;
-  return { ...item, documentation: { kind: MarkupKind.Markdown, value } };
+  if (target.kind === "tool") {
+    const signature = toolSignature(target.tool);
+    return { ...item, detail: `Tool: ${signature}`, documentation: { kind: MarkupKind.Markdown, value: `${target.tool.blurb}\n\n\`${signature}\`` } };
+  }
+  const { skill } = target;
+  const value = `${skill.summary ?? "_No summary._"}\n\n${bindsLine(namespace, skill.slug)}`;
+  return { ...item, detail: `Skill: ${skill.title}${skill.advertised ? "" : " (not advertised)"}`, documentation: { kind: MarkupKind.Markdown, value } };
 }
 
 /** "Binds `check_notebook`, `find_file`" for a skill. */
