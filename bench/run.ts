@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import type { Diagnostic, Location, WorkspaceDocumentDiagnosticReport, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { LANGUAGE_ID } from "../shared/protocol.js";
+import { LANGUAGE_ID, SERVER_NODE_FLAGS } from "../shared/protocol.js";
 import { scanMentions } from "../server/src/core/mentions.js";
 import { MarkdownSubject, peerInstalled, peerVersion } from "./markdown.js";
 import {
@@ -139,7 +139,7 @@ class SkillSubject implements Subject {
 
   constructor(workspace: GeneratedWorkspace, profile: string | undefined) {
     this.#workspace = workspace;
-    this.server = spawnServer(process.execPath, [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), SERVER, "--stdio"]);
+    this.server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), SERVER, "--stdio"]);
     const connection = this.server.connection;
     let indexed: () => void = () => undefined;
     this.#indexed = new Promise<number>((resolve) => (indexed = () => resolve(performance.now())));
@@ -173,7 +173,8 @@ class SkillSubject implements Subject {
       capabilities: {
         textDocument: {
           diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
-          completion: { completionItem: { snippetSupport: true, labelDetailsSupport: true } },
+          // As VS Code declares it: a list may share its edit range and data among its items.
+          completion: { completionItem: { snippetSupport: true, labelDetailsSupport: true }, completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] } },
           rename: { prepareSupport: true },
           synchronization: { didSave: true },
         },

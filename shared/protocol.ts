@@ -19,6 +19,13 @@ export type TokenModifier = (typeof TOKEN_MODIFIERS)[number];
  */
 export const LANGUAGE_ID = "agent-skill";
 
+/**
+ * Node flags the server is started with, by the extension, by the `skill-lsp` command (its `#!` line says the
+ * same) and by the benchmark. A young generation of 2 MB semi-spaces instead of 16: the server mostly waits for
+ * a keystroke, and at 10,000 skills this keeps about 30 MB less resident for a few more, short, scavenges.
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=2"];
+
 /** Client-side commands that the server's code lenses and quick fixes name. */
 export const ClientCommands = {
   showReferences: "skill.showReferences",

@@ -56,6 +56,12 @@ const EXPECTED_RENAME_MS = 60_000;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
+/**
+ * The status (counts and the menu's size) waits longer than diagnostics: at 10,000 skills it composes the
+ * whole menu, 10 to 30 ms that must not land among the requests that follow an edit. It is sent at once when
+ * indexing starts or ends.
+ */
+const STATUS_DELAY_MS = 300;
 
 /** A request waits at most this long for the disk work announced before it (a huge first index), then answers from what is read. */
 const SETTLE_WAIT_MS = 10_000;
@@ -82,6 +88,9 @@ export class SkillServer {
   #folderEvents = false;
   #completion: CompletionOptions = { snippets: true, defaultEditRange: false };
   #indexing = false;
+  #pendingStatus: ReturnType<typeof setTimeout> | undefined;
+  /** `indexing` as the last status said it; undefined before the first. */
+  #statusSentIndexing: boolean | undefined;
   #pendingFlush: NodeJS.Timeout | undefined;
   #othersChanged = false;
   readonly #changeWaiters: (() => void)[] = [];
@@ -440,8 +449,23 @@ export class SkillServer {
       if (this.#semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
       if (this.#codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     }
-    void connection.sendNotification(NamespaceStatusNotification, requests.status(this.#namespace, this.#countTokens, this.#indexing));
+    this.#scheduleStatus();
     this.#graph.changed();
+  }
+
+  #scheduleStatus(): void {
+    if (this.#statusSentIndexing === this.#indexing) {
+      this.#pendingStatus ??= setTimeout(() => this.#sendStatus(), STATUS_DELAY_MS);
+      return;
+    }
+    this.#sendStatus();
+  }
+
+  #sendStatus(): void {
+    clearTimeout(this.#pendingStatus);
+    this.#pendingStatus = undefined;
+    this.#statusSentIndexing = this.#indexing;
+    void this.#connection.sendNotification(NamespaceStatusNotification, requests.status(this.#namespace, this.#countTokens, this.#indexing));
   }
 
   #resultIdOf(uri: string): string {

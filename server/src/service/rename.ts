@@ -24,7 +24,8 @@ export function normaliseNewName(newName: string): string {
 /** A planned rename as one workspace edit: versioned text edits for every `@old`, then the file's rename. */
 export function renameEdit(plan: RenamePlan, versionOf: VersionOf, includeFileRename = true): WorkspaceEdit {
   const documentChanges: (TextDocumentEdit | RenameFile)[] = [];
-  for (const [uri, edits] of [...plan.edits].sort(([a], [b]) => a.localeCompare(b))) {
+  // In URI order, for a stable answer; code-unit order, as a thousand-file rename sorts a thousand URIs.
+  for (const [uri, edits] of [...plan.edits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const textDocument: OptionalVersionedTextDocumentIdentifier = { uri, version: versionOf(uri) };
     documentChanges.push({ textDocument, edits: edits.map((edit) => ({ range: edit.range, newText: edit.newText })) });
   }
