@@ -115,6 +115,13 @@ async function main(): Promise<void> {
     }
     console.log(`planner bench: ${args.model ? modelPath : "tiny random model (generated)"}, ${args.threads} thread(s), ${args.runs} plans, folder ${args.folder}\n`);
 
+    // The pipeline around the model: compose the menu, read a plan, expand it into the toolset to bind.
+    const pipelineRuns = 500;
+    planFromHandles(namespace, ["search-info"], "warm-up");
+    const pipelineStarted = performance.now();
+    for (let i = 0; i < pipelineRuns; i++) planFromHandles(namespace, ["search-info", "check-schedule"], "find it");
+    row("pipeline without the model", `${((1000 * (performance.now() - pipelineStarted)) / pipelineRuns).toFixed(0)} µs per request (menu, plan parsed, expanded, toolset bound; mean of ${pipelineRuns})`);
+
     const started = performance.now();
     const model = new LlamaPlannerModel({ model: modelPath, threads: args.threads, contextSize: 4096, idleUnloadMs: 0 });
     const info = await model.prepare();

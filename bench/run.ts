@@ -62,6 +62,8 @@ interface Args {
   readonly out: string | undefined;
   /** Runs our server with `--cpu-prof` into this folder. */
   readonly profile: string | undefined;
+  /** Then runs bench/planner.ts (not with --quick, --json or --no-planner). */
+  readonly planner: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -74,23 +76,25 @@ function parseArgs(argv: readonly string[]): Args {
   let keep = false;
   let out: string | undefined;
   let profile: string | undefined;
+  let planner = true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--quick") quick = true;
     else if (arg === "--json") json = true;
     else if (arg === "--no-peer") peer = false;
+    else if (arg === "--no-planner") planner = false;
     else if (arg === "--keep") keep = true;
     else if (arg === "--sizes") sizes = (argv[++i] ?? "").split(",").map((size) => Number(size.replace(/_/g, "").replace(/k$/i, "000")));
     else if (arg === "--rounds") rounds = Number(argv[++i]);
     else if (arg === "--peer-timeout") peerTimeoutMs = Number(argv[++i]) * 1000;
     else if (arg === "--out") out = path.resolve(argv[++i] ?? "bench.json");
     else if (arg === "--profile") profile = path.resolve(argv[++i] ?? "profiles");
-    else throw new Error(`Unknown argument ${arg}. Options: --sizes 1000,10000 --quick --json --rounds N --no-peer --peer-timeout SECONDS --keep --out FILE --profile DIR --planner`);
+    else throw new Error(`Unknown argument ${arg}. Options: --sizes 1000,10000 --quick --json --rounds N --no-peer --peer-timeout SECONDS --keep --out FILE --profile DIR --no-planner --planner`);
   }
   if (quick) sizes = [1000];
   if (sizes.some((size) => !Number.isInteger(size) || size < 20)) throw new Error("--sizes wants whole numbers of at least 20, comma-separated.");
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds > 0)) throw new Error("--rounds wants a whole number of at least 1.");
-  return { sizes, quick, json, rounds: rounds ?? (quick ? 3 : 5), peer, peerTimeoutMs, keep, out, profile };
+  return { sizes, quick, json, rounds: rounds ?? (quick ? 3 : 9), peer, peerTimeoutMs, keep, out, profile, planner: planner && !quick && !json };
 }
 
 /** Our figures: the shared operations, and those only we have. */
@@ -392,11 +396,12 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
       }
     }
 
-    // The shared operations, alternately: one sample of each for one server, then the other (order swapped every round).
-    for (let round = 0; round < args.rounds; round++) {
+    // The shared operations, alternately: one sample of each for one server, then the other (order swapped every
+    // round). Round -1 warms both servers' code paths up and is not recorded: a first request pays for compiling.
+    for (let round = -1; round < args.rounds; round++) {
       for (const operation of OPERATIONS) {
-        const turns: [Subject, ServerFigures, number][] = [[skill, ours, ourTimeoutMs]];
-        if (markdown && peer) turns.push([markdown, peer, peerTimeoutMs]);
+        const turns: [Subject, ServerFigures, number][] = [[skill, round < 0 ? emptyFigures() : ours, ourTimeoutMs]];
+        if (markdown && peer) turns.push([markdown, round < 0 ? emptyFigures() : peer, peerTimeoutMs]);
         if (round % 2 === 1) turns.reverse();
         for (const [subject, figures, bound] of turns) {
           if (subject === markdown && peer) {
@@ -566,8 +571,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const plannerAt = argv.indexOf("--planner");
   if (plannerAt !== -1) {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "planner.ts"), ...argv.filter((_, i) => i !== plannerAt)], { stdio: "inherit" });
-    process.exitCode = await new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
+    process.exitCode = await runPlannerBench(argv.filter((_, i) => i !== plannerAt));
     return;
   }
   const args = parseArgs(argv);
@@ -618,6 +622,18 @@ async function main(): Promise<void> {
   if (args.out) await fs.writeFile(args.out, JSON.stringify({ context, results }, null, 2));
   if (args.json) console.log(JSON.stringify({ context, results }, null, 2));
   else printTable(results, context);
+  // The planner's own cost, on generated models: a plan with and without the reused system prompt, and the
+  // pipeline without the model.
+  if (args.planner) {
+    console.log("");
+    process.exitCode = await runPlannerBench([]);
+  }
+}
+
+/** bench/planner.ts in its own process (node-llama-cpp's threads stay out of the server figures). */
+async function runPlannerBench(args: readonly string[]): Promise<number> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "planner.ts"), ...args], { stdio: "inherit" });
+  return new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
 }
 
 main().catch((error: unknown) => {
