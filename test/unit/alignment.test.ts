@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { BUILTIN_TOOLS, composeSystemPrompt, DEFAULT_INSTRUCTIONS, effectiveAlignment, menuSkills, PROMPT_BLURBS, tokenSize } from "../../server/src/core/index.js";
+import { BUILTIN_TOOLS, composeSystemPrompt, DEFAULT_INSTRUCTIONS, effectiveAlignment, menuSize, menuSkills, PROMPT_BLURBS, tokenSize } from "../../server/src/core/index.js";
 import { loadExamples, skillText, skillUri, uri, workspace } from "./helpers.js";
 
 const CONFIG = uri("skills.json");
@@ -133,6 +133,38 @@ describe("composeSystemPrompt: planning and menus", () => {
     });
     assert.deepEqual(effectiveAlignment(ns), { instructions: "B", blurbs: ["date"], menu: ["x"] });
   });
+});
+
+describe("menuSize: the composed prompt's size, without composing it", () => {
+  const cases: Record<string, () => ReturnType<typeof workspace>> = {
+    "examples/": () => workspace(loadExamples()),
+    "no skills": () => workspace({}),
+    "an empty menu": () => workspace({ [skillUri("a")]: skillText("x"), [CONFIG]: '{"alignment": {"menu": []}}' }),
+    "a menu selection with repeats and unknowns": () =>
+      workspace({
+        [skillUri("a")]: skillText("x", { summary: "A." }),
+        [skillUri("b")]: skillText("x", { summary: "B." }),
+        [skillUri("off")]: skillText("x", { summary: "O.", enabled: false }),
+        [CONFIG]: '{"alignment": {"menu": ["@b", "@ghost", "@a", "@b", "@off"]}}',
+      }),
+    "instructions, blurbs, a declared tool, a multi-line summary, a title, twins and a bad handle": () =>
+      workspace({
+        [skillUri("multi")]: "---\nsummary: |\n  First line.\n    Indented.\n  Third.\n---\n",
+        [skillUri("untitled")]: "---\ntitle: The Title\nsummary: ''\n---\n",
+        [skillUri("twin", "a")]: skillText("x", { summary: "T1." }),
+        [skillUri("twin", "b")]: skillText("x", { summary: "T2 is longer." }),
+        [skillUri("Upper")]: skillText("x", { summary: "U." }),
+        [CONFIG]: '{"tools": [{"slug": "ping", "name": "ping", "blurb": "Check the line.", "advertiseInMenu": true}], "alignment": {"instructions": "  Be terse.  ", "blurbs": ["date", "notebook"]}}',
+      }),
+  };
+  for (const [name, make] of Object.entries(cases)) {
+    test(name, () => {
+      const ns = make();
+      const prompt = composeSystemPrompt(ns);
+      // Twice: the second answer comes from the cached entry lengths.
+      for (let i = 0; i < 2; i++) assert.deepEqual(menuSize(ns), { skills: prompt.menuSkills.length, characters: prompt.text.length });
+    });
+  }
 });
 
 describe("tokenSize", () => {

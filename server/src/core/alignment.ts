@@ -63,14 +63,19 @@ export function menuSkills(namespace: Namespace, alignment: Alignment = effectiv
     }
     return chosen;
   }
+  const all = advertisedSkills(namespace);
+  // Valid handles are [a-z0-9-]: code-unit order is the locale's order for them, and ten times cheaper.
+  return all.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+}
+
+/** Every advertised, enabled skill that holds its handle, in no particular order. */
+function advertisedSkills(namespace: Namespace): SkillFile[] {
   // onMenu(skill) && claimants(slug)[0] === skill, resolving once: resolve's skill is that first claimant.
-  const all = [...namespace.skills()].filter((skill) => {
+  return [...namespace.skills()].filter((skill) => {
     if (!skill.validHandle || !skill.enabled || !skill.advertised) return false;
     const target = namespace.resolve(skill.slug);
     return target?.kind === "skill" && target.skill === skill;
   });
-  // Valid handles are [a-z0-9-]: code-unit order is the locale's order for them, and ten times cheaper.
-  return all.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 }
 
 function entryLine(handle: string, text: string): string {
@@ -101,10 +106,10 @@ export function composeSystemPrompt(namespace: Namespace): SystemPrompt {
     entries.push({ kind, handle, text: line, start, end: text.length });
   };
   if (skills.length > 0) {
-    text += "\n\nYour skills:";
-    for (const skill of skills) add("skill", skill.slug, skill.summary?.trim() ? skill.summary : skill.title);
+    text += SKILLS_HEADING;
+    for (const skill of skills) add("skill", skill.slug, menuText(skill));
     if (tools.length > 0) {
-      text += "\n\nYour tools:";
+      text += TOOLS_HEADING;
       for (const tool of tools) add("tool", tool.slug, tool.blurb);
     }
   }
@@ -120,12 +125,52 @@ export function composeSystemPrompt(namespace: Namespace): SystemPrompt {
   };
 }
 
+const SKILLS_HEADING = "\n\nYour skills:";
+const TOOLS_HEADING = "\n\nYour tools:";
+
+function menuText(skill: SkillFile): string {
+  return skill.summary?.trim() ? skill.summary : skill.title;
+}
+
+/** The length of each skill's menu line, kept with the (immutable) parsed file. */
+const entryLengths = new WeakMap<SkillFile, number>();
+
+/**
+ * How many skills the menu holds and the length of the prompt `composeSystemPrompt` would write, without writing
+ * it: the status bar asks after every change to the menu, and at 50,000 skills composing costs 50 ms or more.
+ */
+export function menuSize(namespace: Namespace): { readonly skills: number; readonly characters: number } {
+  const alignment = effectiveAlignment(namespace);
+  let characters = (alignment.instructions ?? DEFAULT_INSTRUCTIONS).trim().length;
+  for (const blurb of PROMPT_BLURBS) if (alignment.blurbs.includes(blurb.id)) characters += 2 + blurb.text.length;
+  const skills = alignment.menu ? menuSkills(namespace, alignment) : advertisedSkills(namespace);
+  if (skills.length > 0) {
+    characters += SKILLS_HEADING.length;
+    for (const skill of skills) {
+      let length = entryLengths.get(skill);
+      if (length === undefined) {
+        length = entryLine(skill.slug, menuText(skill)).length;
+        entryLengths.set(skill, length);
+      }
+      characters += 1 + length;
+    }
+    const tools = namespace.tools().filter((tool) => tool.advertiseInMenu);
+    if (tools.length > 0) characters += TOOLS_HEADING.length + tools.reduce((sum, tool) => sum + 1 + entryLine(tool.slug, tool.blurb).length, 0);
+  }
+  return { skills: skills.length, characters: characters + 1 };
+}
+
 /** A size in tokens: exact when a tokenizer is given, otherwise `~` and characters / 4. */
 export function tokenSize(text: string, countTokens?: (text: string) => number): { readonly tokens: number; readonly exact: boolean; readonly label: string } {
   if (countTokens) {
     const tokens = countTokens(text);
     return { tokens, exact: true, label: `${tokens} tokens` };
   }
-  const tokens = Math.ceil(text.length / 4);
+  return approximateTokenSize(text.length);
+}
+
+/** The size in tokens of a text of this many characters, without a tokenizer: `~` and characters / 4. */
+export function approximateTokenSize(characters: number): { readonly tokens: number; readonly exact: false; readonly label: string } {
+  const tokens = Math.ceil(characters / 4);
   return { tokens, exact: false, label: `~${tokens} tokens` };
 }

@@ -1,6 +1,6 @@
 import type { WorkspaceEdit } from "vscode-languageserver-types";
 import type { AlignmentResult, CreateBuiltinsResult, ExpandResult, MintResult, NamespaceStatus, NewSkillResult, SkillAtResult } from "../../../shared/protocol.js";
-import { BUILTIN_SKILLS, composeSystemPrompt, kebabCase, siblingSkillUri, skillTemplate, tokenSize, type Namespace } from "../core/index.js";
+import { approximateTokenSize, BUILTIN_SKILLS, composeSystemPrompt, kebabCase, menuSize, siblingSkillUri, skillTemplate, tokenSize, type Namespace } from "../core/index.js";
 import { describeTool } from "./navigation.js";
 
 /** Counts tokens exactly when a model's tokenizer is loaded; undefined falls back to the `~` estimate. */
@@ -37,13 +37,21 @@ const statusCache = new WeakMap<Namespace, { readonly menuGeneration: number; re
 export function status(namespace: Namespace, countTokens: TokenCounter, indexing: boolean): NamespaceStatus {
   const cached = statusCache.get(namespace);
   if (cached && cached.menuGeneration === namespace.menuGeneration && cached.countTokens === countTokens) return { ...cached.status, indexing };
-  const prompt = composeSystemPrompt(namespace);
+  // Without a tokenizer the size follows from the length alone: no need to write the whole prompt.
+  let menu: { readonly skills: number; readonly label: string };
+  if (countTokens) {
+    const prompt = composeSystemPrompt(namespace);
+    menu = { skills: prompt.menuSkills.length, label: tokenSize(prompt.text, countTokens).label };
+  } else {
+    const size = menuSize(namespace);
+    menu = { skills: size.skills, label: approximateTokenSize(size.characters).label };
+  }
   const computed: NamespaceStatus = {
     skills: namespace.skillCount,
     tools: namespace.tools().length,
-    menuSkills: prompt.menuSkills.length,
-    menuLabel: tokenSize(prompt.text, countTokens).label,
-    planning: prompt.planning,
+    menuSkills: menu.skills,
+    menuLabel: menu.label,
+    planning: menu.skills > 0,
     indexing,
   };
   statusCache.set(namespace, { menuGeneration: namespace.menuGeneration, countTokens, status: computed });
