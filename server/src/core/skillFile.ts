@@ -258,8 +258,9 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     frontmatterRange,
     bodyStart,
     body: text.slice(bodyStart),
-    mentions,
-    requirements: uniqueSlugs(mentions.filter((mention) => mention.place === "body")),
+    // Copies sized to their contents: an array grown by push keeps room for more, twice over at 10,000 files.
+    mentions: mentions.slice(),
+    requirements: uniqueSlugs(mentions.filter((mention) => mention.place === "body")).slice(),
     problems,
   };
 }

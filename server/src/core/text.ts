@@ -27,7 +27,8 @@ export class LineMap {
         starts.push(i + 1);
       }
     }
-    this.#lineStarts = starts;
+    // Sized to the line count: the array grown by push would keep room for more lines in every file held.
+    this.#lineStarts = starts.slice();
     this.#length = text.length;
     this.#text = text;
   }
