@@ -2,6 +2,7 @@
 //   node test/e2e/run.mjs --ui test/e2e/smoke/ui.mjs --extension test/e2e/smoke --workspace test/e2e/smoke/workspace
 // It types into a.md without saving; screenshots land in the artifacts folder.
 import path from "node:path";
+import { pickQuickItem, runCommand } from "../ui/workbench.mjs";
 
 /**
  * @param {import('playwright-core').Page} page
@@ -25,15 +26,3 @@ export async function run(page, { artifactsDir }) {
   await page.screenshot({ path: path.join(artifactsDir, "editor.png") });
 }
 
-async function runCommand(page, title) {
-  await page.keyboard.press("F1");
-  await pickQuickItem(page, title);
-}
-
-async function pickQuickItem(page, text) {
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor();
-  await input.pressSequentially(text);
-  await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: text }).first().waitFor();
-  await page.keyboard.press("Enter");
-}

@@ -6,6 +6,7 @@
 // and graph.png in test-artifacts/ too.
 import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { expect, pickQuickItem, runCommand, webviewContent } from "./workbench.mjs";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
 
@@ -56,28 +57,7 @@ export async function run(page, { artifactsDir }) {
   if (path.resolve(artifactsDir) !== shared) copyFileSync(path.join(artifactsDir, "graph.png"), path.join(shared, "graph.png"));
 }
 
-function expect(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-/** The panel's page: VS Code nests it in two frames (the webview host, then the active frame). */
-function webviewContent(page) {
-  return page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
-}
-
 function panelFrame(page) {
   return page.locator("iframe.webview.ready").first();
 }
 
-async function runCommand(page, title) {
-  await page.keyboard.press("F1");
-  await pickQuickItem(page, title);
-}
-
-async function pickQuickItem(page, text) {
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor();
-  await input.pressSequentially(text);
-  await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: text }).first().waitFor();
-  await page.keyboard.press("Enter");
-}

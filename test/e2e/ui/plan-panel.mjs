@@ -5,6 +5,7 @@
 // literally, no <img>, no script but the panel's own, and no mark.
 //   node test/e2e/run.mjs --ui test/e2e/ui/plan-panel.mjs --extension . --workspace <prepared copy of examples>
 import path from "node:path";
+import { expect, pickQuickItem, runCommand, webviewContent } from "./workbench.mjs";
 
 /** What the payloads would do if they ran: set `data-pwned` on the panel's body. */
 export const PAYLOADS = {
@@ -25,14 +26,13 @@ export async function run(page, { artifactsDir }) {
   await page.locator(".view-lines").getByText("onerror", { exact: false }).first().waitFor({ timeout: 30_000 });
 
   const request = `Find my PAN ${PAYLOADS.img} ${PAYLOADS.script}`;
-  await page.keyboard.press("F1");
-  await pickQuickItem(page, "Skill: Run Plan");
+  await runCommand(page, "Skill: Run Plan");
   const input = page.locator(".quick-input-widget input");
   await input.waitFor();
   await input.fill(request);
   await page.keyboard.press("Enter");
 
-  const panel = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+  const panel = webviewContent(page);
   await panel.locator(".step .label").filter({ hasText: /^Done$/ }).waitFor({ timeout: 120_000 });
   await page.waitForTimeout(500);
 
@@ -56,14 +56,3 @@ export async function run(page, { artifactsDir }) {
   await page.screenshot({ path: path.join(artifactsDir, "plan-panel.png") });
 }
 
-function expect(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-async function pickQuickItem(page, text) {
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor();
-  await input.pressSequentially(text);
-  await page.locator(".quick-input-list .monaco-list-row").filter({ hasText: text }).first().waitFor();
-  await page.keyboard.press("Enter");
-}
