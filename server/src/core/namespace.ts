@@ -67,6 +67,8 @@ export class Namespace {
   readonly #configs = new Map<string, ConfigFile>();
   /** Skills with a valid handle, by slug: more than one is a duplicate. */
   readonly #claimants = new UriIndex();
+  /** Every skill file by its lower-cased handle, valid or not: who would clash with a new file name on a case-insensitive disk. */
+  readonly #byLowerHandle = new UriIndex();
   readonly #declaredTools = new Map<string, DeclaredTool[]>();
   /** Files (skills and configs) that mention a slug. */
   readonly #mentioners = new UriIndex();
@@ -305,8 +307,8 @@ export class Namespace {
     const newUri = siblingSkillUri(skill.uri, newHandle);
     // A file that differs only in case (an invalid `Plan.skill.md`) is the same file on a case-insensitive disk.
     let occupant: string | undefined;
-    for (const uri of this.#skills.keys()) {
-      if (uri.length === newUri.length && uri !== skill.uri && equalsIgnoringCase(uri, newUri)) {
+    for (const uri of this.#byLowerHandle.uris(newHandle.toLowerCase())) {
+      if (uri !== skill.uri && equalsIgnoringCase(uri, newUri)) {
         occupant = uri;
         break;
       }
@@ -324,11 +326,13 @@ export class Namespace {
 
   #indexSkill(skill: SkillFile): void {
     if (skill.validHandle) this.#claimants.add(skill.slug, skill.uri);
+    this.#byLowerHandle.add(skill.slug, skill.uri);
     for (const mention of skill.mentions) this.#mentioners.add(mention.slug, skill.uri);
   }
 
   #unindexSkill(skill: SkillFile): void {
     if (skill.validHandle) this.#claimants.remove(skill.slug, skill.uri);
+    this.#byLowerHandle.remove(skill.slug, skill.uri);
     for (const mention of skill.mentions) this.#mentioners.remove(mention.slug, skill.uri);
   }
 
