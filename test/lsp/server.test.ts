@@ -101,6 +101,31 @@ describe("language server over stdio (pull diagnostics)", () => {
     await client.change(target, readFileSync(file("skills/home/plan-trip.skill.md"), "utf8"));
   });
 
+  it("the workspace long poll reports a file deleted on disk, then the file back, and nothing else", async () => {
+    const ids = (report: { items: { uri: string; resultId?: string }[] }) => report.items.flatMap((item) => (item.resultId ? [{ uri: item.uri, value: item.resultId }] : []));
+    const current = await client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
+    const gone = file("skills/home/retry-search.skill.md");
+    const text = readFileSync(gone, "utf8");
+    const deleted = client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: ids(current) });
+    rmSync(gone);
+    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri("skills/home/retry-search.skill.md"), type: FileChangeType.Deleted }] });
+    const afterDelete = await deleted;
+    const summary = (report: typeof afterDelete) => report.items.map((item) => [item.uri, codes(item.kind === "full" ? item.items : [])]).sort();
+    // The file, cleared; skills.json, whose menu names it; no other file.
+    assert.deepEqual(summary(afterDelete), [[uri("skills.json"), ["config-unknown-handle"]], [uri("skills/home/retry-search.skill.md"), []]]);
+
+    // What the client holds now: the first results, updated by the second (the deleted file has none).
+    const held = new Map(ids(current).map((entry) => [entry.uri, entry.value]));
+    for (const item of afterDelete.items) {
+      if (item.resultId) held.set(item.uri, item.resultId);
+      else held.delete(item.uri);
+    }
+    const restored = client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [...held].map(([heldUri, value]) => ({ uri: heldUri, value })) });
+    writeFileSync(gone, text);
+    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri("skills/home/retry-search.skill.md"), type: FileChangeType.Created }] });
+    assert.deepEqual(summary(await restored), [[uri("skills.json"), []], [uri("skills/home/retry-search.skill.md"), []]]);
+  });
+
   it("completes the namespace after @, skills and tools told apart, never the skill itself", async () => {
     const target = uri("skills/work/meeting-prep.skill.md");
     const text = readFileSync(file("skills/work/meeting-prep.skill.md"), "utf8") + "\nAlso use @";

@@ -56,6 +56,12 @@ const EXPECTED_RENAME_MS = 60_000;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
+
+/** A waiting workspace-diagnostics request: the files changed since it last looked, and how to wake it. */
+interface DiagnosticsWatcher {
+  readonly changed: Set<string>;
+  wake: (() => void) | undefined;
+}
 /**
  * The status (counts and the menu's size) waits longer than diagnostics: at 10,000 skills it composes the
  * whole menu, 10 to 30 ms that must not land among the requests that follow an edit. It is sent at once when
@@ -93,7 +99,8 @@ export class SkillServer {
   #statusSentIndexing: boolean | undefined;
   #pendingFlush: NodeJS.Timeout | undefined;
   #othersChanged = false;
-  readonly #changeWaiters: (() => void)[] = [];
+  /** Open workspace-diagnostics long polls, each told which files every change affected. */
+  readonly #diagnosticsWatchers = new Set<DiagnosticsWatcher>();
   /** Disk work (reads after file events and closes, folder loads) runs one job at a time, in the order the client sent it. */
   #diskWork: Promise<void> = Promise.resolve();
   readonly #expectedRenames = new Map<string, number>();
@@ -214,28 +221,43 @@ export class SkillServer {
     connection.languages.diagnostics.onWorkspace(async (params, token) => {
       await this.#settled();
       const previous = new Map(params.previousResultIds.map((entry) => [canonicalUri(entry.uri), entry.value]));
-      // A long poll: when the client already has every current result, answer once something changes.
-      for (;;) {
-        const items: WorkspaceDocumentDiagnosticReport[] = [];
-        const uris = [...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri)];
-        for (let i = 0; i < uris.length; i++) {
-          const uri = uris[i] ?? "";
-          if (i % 1000 === 999) {
-            await new Promise((resolve) => setImmediate(resolve));
-            if (token.isCancellationRequested) return { items: [] };
+      // What changed while this request waits: after the first look at every file, only those are looked at again.
+      const watcher: DiagnosticsWatcher = { changed: new Set(), wake: undefined };
+      this.#diagnosticsWatchers.add(watcher);
+      try {
+        let candidates = [...new Set([...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri), ...previous.keys()])];
+        for (;;) {
+          const items: WorkspaceDocumentDiagnosticReport[] = [];
+          for (let i = 0; i < candidates.length; i++) {
+            const uri = candidates[i] ?? "";
+            if (i % 1000 === 999) {
+              await new Promise((resolve) => setImmediate(resolve));
+              if (token.isCancellationRequested) return { items: [] };
+            }
+            if (!this.#namespace.has(uri)) {
+              if (previous.has(uri)) items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, items: [] });
+              continue;
+            }
+            const resultId = this.#resultIdOf(uri);
+            if (previous.get(uri) === resultId) continue;
+            const version = this.#documents.get(uri)?.version ?? null;
+            items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: toLspDiagnostics(this.#namespace.diagnose(uri)) });
           }
-          const resultId = this.#resultIdOf(uri);
-          if (previous.get(uri) === resultId) continue;
-          const version = this.#documents.get(uri)?.version ?? null;
-          items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: toLspDiagnostics(this.#namespace.diagnose(uri)) });
+          // A long poll: when the client already has every current result, answer once something changes.
+          if (items.length > 0 || previous.size === 0) return { items };
+          if (watcher.changed.size === 0) {
+            await new Promise<void>((resolve) => {
+              watcher.wake = resolve;
+              token.onCancellationRequested(() => resolve());
+            });
+            watcher.wake = undefined;
+          }
+          if (token.isCancellationRequested) return { items: [] };
+          candidates = [...watcher.changed];
+          watcher.changed.clear();
         }
-        for (const uri of previous.keys()) if (!this.#namespace.has(uri)) items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, items: [] });
-        if (items.length > 0 || previous.size === 0) return { items };
-        await new Promise<void>((resolve) => {
-          this.#changeWaiters.push(resolve);
-          token.onCancellationRequested(() => resolve());
-        });
-        if (token.isCancellationRequested) return { items: [] };
+      } finally {
+        this.#diagnosticsWatchers.delete(watcher);
       }
     });
 
@@ -354,14 +376,17 @@ export class SkillServer {
     this.#indexing = false;
     this.#connection.console.info(`Indexed ${this.#namespace.skillCount} skills in ${Date.now() - started} ms.`);
     this.#resultIds.clear();
-    this.#afterChange(new Set([...this.#namespace.skills()].map((skill) => skill.uri)), true);
+    this.#afterChange(new Set([...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri)]), true);
   }
 
   #removeFolder(folder: string): void {
     this.#folders = this.#folders.filter((known) => known !== folder);
     const affected = new Set<string>();
     for (const file of [...this.#namespace.skills(), ...this.#namespace.configs()]) {
-      if (pathFromUri(file.uri).startsWith(folder + path.sep)) for (const uri of this.#namespace.remove(file.uri)) affected.add(uri);
+      if (!pathFromUri(file.uri).startsWith(folder + path.sep)) continue;
+      for (const uri of this.#namespace.remove(file.uri)) affected.add(uri);
+      // Gone with its folder: its diagnostics are cleared like a deleted file's.
+      affected.add(file.uri);
     }
     this.#afterChange(affected, true);
   }
@@ -422,7 +447,10 @@ export class SkillServer {
     }
     this.#othersChanged ||= othersChanged;
     this.#scheduleFlush();
-    for (const wake of this.#changeWaiters.splice(0)) wake();
+    for (const watcher of this.#diagnosticsWatchers) {
+      for (const uri of affected) watcher.changed.add(uri);
+      watcher.wake?.();
+    }
   }
 
   #scheduleFlush(): void {
