@@ -95,6 +95,12 @@ suite("skill-lsp in VS Code", () => {
     assert.equal(byLabel.get("@search-info")?.kind, vscode.CompletionItemKind.Module);
     assert.equal(byLabel.get("@find-file")?.kind, vscode.CompletionItemKind.Function);
     assert.ok(!byLabel.has("@meeting-prep"), "a skill never suggests itself");
+    // The list's shared edit range reached every item: accepting one replaces the typed `@`, not just after it.
+    const item = byLabel.get("@search-info");
+    const range = item?.range instanceof vscode.Range ? item.range : item?.range?.replacing;
+    assert.deepEqual([range?.start.line, range?.start.character, range?.end.character], [position.line, position.character - 1, position.character]);
+    assert.ok(range && item && (await editor.edit((builder) => builder.replace(range, typeof item.insertText === "string" ? item.insertText : "@search-info"))));
+    assert.equal(editor.document.lineAt(position.line).text, "Then @search-info");
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
 
