@@ -26,6 +26,7 @@ export class PlanPanel {
   readonly transcript: PanelMessage[] = [];
   /** Messages held until the page says it listens: a webview drops what is posted before its script runs. */
   #pending: PanelMessage[] | undefined = [];
+  #disposed = false;
 
   private constructor(context: vscode.ExtensionContext, client: LanguageClient) {
     this.#client = client;
@@ -68,14 +69,23 @@ export class PlanPanel {
 
   #post(message: PanelMessage): void {
     this.transcript.push(message);
+    if (this.#disposed) return;
     if (this.#pending) this.#pending.push(message);
     else void this.#panel.webview.postMessage(message);
   }
 
+  /**
+   * The page listens. The first time, what was held goes out; after a reload of the page (which starts empty),
+   * the current run is sent again from its start, which clears the log first.
+   */
   #flush(): void {
-    const pending = this.#pending ?? [];
+    let messages = this.#pending;
+    if (!messages) {
+      const start = this.transcript.map((message) => message.kind).lastIndexOf("start");
+      messages = start === -1 ? [] : this.transcript.slice(start);
+    }
     this.#pending = undefined;
-    for (const message of pending) void this.#panel.webview.postMessage(message);
+    for (const message of messages) void this.#panel.webview.postMessage(message);
   }
 
   /** Runs one request; answers when the run ends (done, failed or cancelled). */
@@ -102,6 +112,7 @@ export class PlanPanel {
   }
 
   dispose(): void {
+    this.#disposed = true;
     this.cancel();
     PlanPanel.current = undefined;
     for (const disposable of this.#disposables.splice(0)) disposable.dispose();

@@ -168,7 +168,7 @@ export class Namespace {
   }
 
   configs(): ConfigFile[] {
-    return [...this.#configs.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    return [...this.#configs.values()].sort((a, b) => a.uri.localeCompare(b.uri));
   }
 
   get skillCount(): number {

@@ -65,7 +65,7 @@ interface DiagnosticsWatcher {
 /**
  * The status (counts and the menu's size) waits longer than diagnostics: at 10,000 skills it composes the
  * whole menu, 10 to 30 ms that must not land among the requests that follow an edit. It is sent at once when
- * indexing starts or ends.
+ * the status's `indexing` differs from the last one sent (the first flush after indexing ends).
  */
 const STATUS_DELAY_MS = 300;
 
