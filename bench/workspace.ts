@@ -12,6 +12,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from "vscode-languageserver-protocol/node.js";
+import { seededRandom } from "../test/fixtures/random.js";
 
 /** Mentioned by this many files (or every other file in a smaller workspace): the rename and references target. */
 export const RENAME_HUB = "shared-lookup";
@@ -44,17 +45,6 @@ export interface GeneratedWorkspace {
   readonly bytes: number;
 }
 
-/** mulberry32: a small, seeded generator, so every run and both workspaces see the same files. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ADJECTIVES = ["quick", "daily", "deep", "local", "shared", "weekly", "smart", "plain", "safe", "exact", "broad", "short", "fresh", "quiet", "early", "final"];
 const NOUNS = ["search", "summary", "review", "triage", "digest", "lookup", "report", "check", "draft", "planner", "reminder", "filter", "index", "notes", "brief", "audit"];
@@ -96,7 +86,7 @@ interface Model {
 }
 
 function buildModel(count: number, seed: number): Model {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
   const handles: string[] = [RENAME_HUB, EDIT_HUB, BIG_FILE];
   for (let i = handles.length; i < count; i++) handles.push(`${pick(ADJECTIVES)}-${pick(NOUNS)}-${i.toString(36)}`);
@@ -205,8 +195,8 @@ export async function generateWorkspaces(root: string, count: number, seed = 202
   const model = buildModel(count, seed);
   const skills = path.join(root, "skills");
   const markdown = path.join(root, "markdown");
-  const skillRand = random(seed + 1);
-  const markdownRand = random(seed + 1);
+  const skillRand = seededRandom(seed + 1);
+  const markdownRand = seededRandom(seed + 1);
   const skillFiles = model.handles.map((handle, i) => ({ name: `${handle}.skill.md`, text: skillText(model, i, skillRand) }));
   const markdownFiles = model.handles.map((handle, i) => ({ name: `${handle}.md`, text: markdownText(model, i, markdownRand) }));
   const bytes = await writeAll(skills, skillFiles);

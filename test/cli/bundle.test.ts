@@ -14,23 +14,15 @@ import { bundleText, sha256Hex, type Bundle, type ImportPlan } from "../../serve
 import { Namespace } from "../../server/src/core/index.js";
 import { applyImportPlan, createFilesAtomically, readBundleFile, WriteRolledBack } from "../../server/src/node/bundleFiles.js";
 import { loadFolders, uriFromPath } from "../../server/src/node/workspaceFiles.js";
+import { capture, type Run } from "./capture.js";
 
 const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 let root = "";
 let ws = "";
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
-
-async function run(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runBundleCli(args, (line) => out.push(line), (line) => err.push(line));
-  return { code, out: out.join("\n"), err: err.join("\n") };
+function run(...args: string[]): Promise<Run> {
+  return capture((out, err) => runBundleCli(args, out, err));
 }
 
 /** Every file below a folder, by relative path, with its text: a tree to compare before and after. */

@@ -7,20 +7,12 @@ import * as path from "node:path";
 import { before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runGraphCli } from "../../server/src/graphCli.js";
+import { capture, type Run } from "./capture.js";
 
 const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
-
-async function run(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runGraphCli(args, (line) => out.push(line), (line) => err.push(line));
-  return { code, out: out.join("\n"), err: err.join("\n") };
+function run(...args: string[]): Promise<Run> {
+  return capture((out, err) => runGraphCli(args, out, err));
 }
 
 interface JsonGraph {

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { runCli } from "../../server/src/cli.js";
 import { runRoutingCli } from "../../server/src/planner/routingCli.js";
 import { writeScriptedModel } from "../fixtures/model/gguf.js";
+import { capture, type Run } from "./capture.js";
 
 const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const EXAMPLES = path.join(REPO, "examples");
@@ -18,17 +19,8 @@ const EXAMPLES = path.join(REPO, "examples");
 let root = "";
 let model = "";
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
-
-async function run(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runRoutingCli(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
+function run(...args: string[]): Promise<Run> {
+  return capture((out, err) => runRoutingCli(args, { out, err }));
 }
 
 /** The attributes of every element with this tag, in order. */

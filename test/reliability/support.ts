@@ -154,17 +154,8 @@ export function decode(bytes: Uint8Array): string {
   return new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(bytes);
 }
 
-/** A seeded pseudo-random generator (mulberry32), so a failing run can be replayed from its seed. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded pseudo-random generator, so a failing run can be replayed from its seed. */
+export { seededRandom as random } from "../fixtures/random.js";
 
 /** A text with its lines indexed once, so that checking 100,000 ranges stays linear. */
 export class TextIndex {
