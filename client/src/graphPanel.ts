@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { GraphChangedNotification, GraphRequest, TOOL_SCHEME, type GraphResult } from "../../shared/protocol.js";
-import { nonce } from "./webview.js";
+import { createMediaPanel, nonce } from "./webview.js";
 
 /** What the page reports after drawing: tests and the command's caller read it. */
 export interface GraphRendered {
@@ -41,12 +41,8 @@ export class GraphPanel {
 
   private constructor(context: vscode.ExtensionContext, client: LanguageClient) {
     this.#client = client;
-    const media = vscode.Uri.joinPath(context.extensionUri, "media", "graph");
-    this.#panel = vscode.window.createWebviewPanel("skill.graph", "Skill Graph", vscode.ViewColumn.Beside, {
-      enableScripts: true,
-      localResourceRoots: [media],
-      retainContextWhenHidden: true,
-    });
+    const { panel, media } = createMediaPanel(context, "skill.graph", "Skill Graph", "graph");
+    this.#panel = panel;
     this.#panel.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "skill-file.svg");
     const webview = this.#panel.webview;
     const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "graph.js"));

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { NO_MODEL_ERROR, PlanEventNotification, RunPlanRequest, UNTRUSTED_ERROR, type PlanEventParams } from "../../shared/protocol.js";
-import { nonce } from "./webview.js";
+import { createMediaPanel, nonce } from "./webview.js";
 
 /** Messages the panel's page receives: the run's events, and the state around them. */
 type PanelMessage =
@@ -30,12 +30,8 @@ export class PlanPanel {
 
   private constructor(context: vscode.ExtensionContext, client: LanguageClient) {
     this.#client = client;
-    const media = vscode.Uri.joinPath(context.extensionUri, "media", "plan");
-    this.#panel = vscode.window.createWebviewPanel("skill.plan", "Run Plan", vscode.ViewColumn.Beside, {
-      enableScripts: true,
-      localResourceRoots: [media],
-      retainContextWhenHidden: true,
-    });
+    const { panel, media } = createMediaPanel(context, "skill.plan", "Run Plan", "plan");
+    this.#panel = panel;
     const webview = this.#panel.webview;
     const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "panel.js"));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "panel.css"));
