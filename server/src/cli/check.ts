@@ -1,5 +1,5 @@
 import type { CoreDiagnostic } from "../core/index.js";
-import { loadNamespace, parseArgs, relativeUri, type Verb } from "./common.js";
+import { loadLibraryNamespaces, parseArgs, relativeUri, type Verb } from "./common.js";
 
 function formatDiagnostic(uri: string, diagnostic: CoreDiagnostic): string {
   const { line, character } = diagnostic.range.start;
@@ -10,13 +10,15 @@ function formatDiagnostic(uri: string, diagnostic: CoreDiagnostic): string {
 export const checkVerb: Verb = {
   name: "check",
   usage: `check [folder…]              Print every diagnostic as file:line:col severity code message.
-                               Exits 1 when there is an error. Default folder: the current one.`,
+                               Exits 1 when there is an error. Default folder: the current one. A
+                               subfolder with its own skills.json is checked as a library of its own.`,
   async run(args, io) {
     const { folders } = parseArgs(args, { positionalFolders: true });
-    const namespace = await loadNamespace(folders);
+    const files = (await loadLibraryNamespaces(folders)).flatMap((namespace) =>
+      [...[...namespace.skills()].map((skill) => skill.uri), ...namespace.configs().map((config) => config.uri)].map((uri) => ({ uri, namespace })),
+    );
     let errors = 0;
-    const uris = [...[...namespace.skills()].map((skill) => skill.uri), ...namespace.configs().map((config) => config.uri)].sort();
-    for (const uri of uris) {
+    for (const { uri, namespace } of files.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0))) {
       for (const diagnostic of namespace.diagnose(uri)) {
         if (diagnostic.severity === "error") errors++;
         io.out(formatDiagnostic(uri, diagnostic));
