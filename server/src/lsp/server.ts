@@ -14,6 +14,7 @@ import {
   TextDocuments,
   createConnection,
   type Connection,
+  type Diagnostic,
   type InitializeParams,
   type InitializeResult,
   type WorkspaceEdit,
@@ -42,6 +43,7 @@ import { complete, resolveCompletion, type CompletionOptions } from "../service/
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { quickFixes } from "../service/codeActions.js";
 import { toLspDiagnostics } from "../service/diagnostics.js";
+import { editEnd, withoutMentionBeingTyped } from "../service/typing.js";
 import { fileOf } from "../service/lookup.js";
 import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
 import { prepareRename, rename, willRenameFiles } from "../service/rename.js";
@@ -57,6 +59,8 @@ const EXPECTED_RENAME_MS = 60_000;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
+/** How long a typed unknown mention under the cursor waits before it is reported, when no other edit comes. */
+const TYPING_IDLE_MS = 1000;
 
 /** A waiting workspace-diagnostics request: the files changed since it last looked, and how to wake it. */
 interface DiagnosticsWatcher {
@@ -107,6 +111,11 @@ export class SkillServer {
   readonly #expectedRenames = new Map<string, number>();
   #pendingPush = new Set<string>();
   readonly #resultIds = new Map<string, string>();
+  /** Open documents' last text, to find where each edit ended. */
+  readonly #openTexts = new Map<string, string>();
+  /** Per open document: the offset where the last edit ended, while a mention typed there is not reported. */
+  readonly #typing = new Map<string, { readonly offset: number; readonly timer: NodeJS.Timeout }>();
+  #diagnosticsRefreshDue = false;
   #nextResultId = 0;
   #countTokens: requests.TokenCounter;
 
@@ -217,7 +226,7 @@ export class SkillServer {
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: toLspDiagnostics(this.#namespace.diagnose(uri)) };
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#diagnosticsOf(uri) };
     });
     connection.languages.diagnostics.onWorkspace(async (params, token) => {
       await this.#settled();
@@ -242,7 +251,7 @@ export class SkillServer {
             const resultId = this.#resultIdOf(uri);
             if (previous.get(uri) === resultId) continue;
             const version = this.#documents.get(uri)?.version ?? null;
-            items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: toLspDiagnostics(this.#namespace.diagnose(uri)) });
+            items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#diagnosticsOf(uri) });
           }
           // A long poll: when the client already has every current result, answer once something changes.
           if (items.length > 0 || previous.size === 0) return { items };
@@ -402,11 +411,46 @@ export class SkillServer {
 
   #update(uri: string, text: string): void {
     if (!this.#isWorkspaceFile(uri)) return;
+    this.#noteTyping(uri, text);
     const affected = this.#namespace.set(uri, text);
     this.#afterChange(affected, [...affected].some((other) => other !== uri));
   }
 
+  /**
+   * Remembers where the edit ended, so the unknown mention the cursor is still inside is held back: until the
+   * next edit ends elsewhere, or TYPING_IDLE_MS pass without one (then the diagnostics are sent again).
+   */
+  #noteTyping(uri: string, text: string): void {
+    const previous = this.#openTexts.get(uri);
+    this.#openTexts.set(uri, text);
+    clearTimeout(this.#typing.get(uri)?.timer);
+    this.#typing.delete(uri);
+    const offset = previous === undefined ? undefined : editEnd(previous, text);
+    if (offset === undefined) return;
+    const timer = setTimeout(() => {
+      if (this.#typing.get(uri)?.timer !== timer) return;
+      this.#typing.delete(uri);
+      this.#resultIds.delete(uri);
+      this.#pendingPush.add(uri);
+      this.#diagnosticsRefreshDue = true;
+      this.#scheduleFlush();
+    }, TYPING_IDLE_MS);
+    timer.unref();
+    this.#typing.set(uri, { offset, timer });
+  }
+
+  /** A file's diagnostics as the client gets them: without the mention being typed. */
+  #diagnosticsOf(uri: string): Diagnostic[] {
+    const typing = this.#typing.get(uri);
+    const document = this.#documents.get(uri);
+    const cursor = typing && document ? document.positionAt(typing.offset) : undefined;
+    return toLspDiagnostics(withoutMentionBeingTyped(this.#namespace.diagnose(uri), cursor));
+  }
+
   async #onClose(uri: string): Promise<void> {
+    this.#openTexts.delete(uri);
+    clearTimeout(this.#typing.get(uri)?.timer);
+    this.#typing.delete(uri);
     // The editor's text no longer wins: the disk's does, or the file is gone.
     await this.#onDiskChange(uri, FileChangeType.Changed);
     // A file closed because it was moved: clients that send no file events leave the new name unknown, so
@@ -465,16 +509,18 @@ export class SkillServer {
   #flush(): void {
     const connection = this.#connection;
     const othersChanged = this.#othersChanged;
+    const refreshDiagnostics = othersChanged || this.#diagnosticsRefreshDue;
     this.#othersChanged = false;
+    this.#diagnosticsRefreshDue = false;
     if (!this.#pullDiagnostics) {
       for (const uri of this.#pendingPush) {
-        const diagnostics = this.#namespace.has(uri) ? toLspDiagnostics(this.#namespace.diagnose(uri)) : [];
+        const diagnostics = this.#namespace.has(uri) ? this.#diagnosticsOf(uri) : [];
         void connection.sendDiagnostics({ uri, diagnostics, version: this.#documents.get(uri)?.version });
       }
     }
     this.#pendingPush.clear();
+    if (refreshDiagnostics && this.#pullDiagnostics && this.#diagnosticRefresh) connection.languages.diagnostics.refresh();
     if (othersChanged) {
-      if (this.#pullDiagnostics && this.#diagnosticRefresh) connection.languages.diagnostics.refresh();
       if (this.#semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
       if (this.#codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     }
