@@ -268,3 +268,13 @@ export function isScopedOrQualified(text: string, at: number, to = text.length):
   }
   return false;
 }
+
+/**
+ * True when a sigil at `at` stands in prose: outside the fenced code of `text[from, …)` (a skill's body starts
+ * at `from`; its frontmatter is no Markdown) and not inside a URL or a path. Completion asks this before it
+ * offers anything.
+ */
+export function isProseAt(text: string, at: number, from = 0): boolean {
+  if (at >= from && isInFence(codeFences(text, from), at)) return false;
+  return !isInUrlOrPath(text, at);
+}
