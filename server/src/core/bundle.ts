@@ -728,14 +728,28 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
 
   const reused = chooseReuse(incoming, namespace);
   // A second import of the same source: the skill here holds exactly the text this import would write.
+  // That holds only while the bundle's skills it mentions keep their handles too, so candidates that mention a
+  // skill which would be re-slugged are dropped until none is left to drop.
   const own = new Map(incoming.map(({ skill }) => [skill.handle, skill.handle]));
+  const exact = new Map<string, { readonly here: SkillFile; readonly needs: readonly string[] }>();
   for (const { skill, file } of incoming) {
     if (reused.has(skill.handle)) continue;
     const claimants = namespace.claimants(skill.handle);
     const here = claimants[0];
     if (claimants.length !== 1 || !here || namespace.tool(skill.handle)) continue;
-    if (here.text === applyEdits(skill.text, editsFor(file, own).edits)) reused.set(skill.handle, here);
+    if (here.text !== applyEdits(skill.text, editsFor(file, own).edits)) continue;
+    exact.set(skill.handle, { here, needs: [...new Set(file.mentions.map((mention) => mention.slug).filter((slug) => bundleHandles.has(slug) && slug !== skill.handle))] });
   }
+  const keepsHandle = (handle: string) => exact.has(handle) || reused.get(handle)?.slug === handle || (!reused.has(handle) && !namespace.isTaken(handle) && !toolSlugs.has(handle));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [handle, candidate] of exact) {
+      if (candidate.needs.every(keepsHandle)) continue;
+      exact.delete(handle);
+      changed = true;
+    }
+  }
+  for (const [handle, candidate] of exact) reused.set(handle, candidate.here);
   const target = new Map<string, string>();
   for (const [handle, existing] of reused) target.set(handle, existing.slug);
 

@@ -35,7 +35,8 @@ export class WriteRolledBack extends Error {}
 /** Decodes bytes as UTF-8, refusing what is not (a bundle is text; a stray binary must not become U+FFFD prose). */
 function decodeUtf8(bytes: Uint8Array, what: string): string | Refusal {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    // The BOM is kept: a round trip gives back the bytes it was given.
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return { refused: `${what} is not UTF-8 text.` };
   }
