@@ -40,6 +40,8 @@ import { CONFIG_FILE_NAME, Namespace, isRefusal, isSkillUri, type Refusal } from
 import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
+import { skillClosure, type BundleFile } from "../core/bundle.js";
+import { filesOfSkill } from "../node/bundleFiles.js";
 import { quickFixes } from "../service/codeActions.js";
 import { toLspDiagnostics } from "../service/diagnostics.js";
 import { fileOf } from "../service/lookup.js";
@@ -280,8 +282,14 @@ export class SkillServer {
       this.#expectFileRenames(edit);
       return edit;
     });
-    connection.onRequest(ExportBundleRequest, (params) => {
-      const result = exportSkillBundle(this.#namespace, canonicalUri(params.uri));
+    connection.onRequest(ExportBundleRequest, async (params) => {
+      const uri = canonicalUri(params.uri);
+      // The files of each shared skill's own folder go with it: read here, never run.
+      const skill = this.#namespace.skill(uri);
+      const closure = skill ? skillClosure(this.#namespace, skill.slug) : [];
+      const files = new Map<string, readonly BundleFile[]>();
+      if (!isRefusal(closure)) for (const one of closure) if (one.uri.startsWith("file:")) files.set(one.uri, (await filesOfSkill(one.uri)).files);
+      const result = exportSkillBundle(this.#namespace, uri, (one) => files.get(one.uri) ?? []);
       if (isRefusal(result)) throw refusalError(result);
       return result;
     });
