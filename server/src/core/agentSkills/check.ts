@@ -145,14 +145,17 @@ class Checker {
     if (spec.limits?.nonEmpty && text.trim() === "") return this.empty(entry, label);
     if (label === "name") {
       const problem = handleProblem(text);
-      if (problem) this.report(valueRange(entry), "error", DiagnosticCodes.invalidHandle, `${problem} The Agent Skills format's name is the skill's handle.`);
+      if (problem) this.report(valueRange(entry), "error", DiagnosticCodes.invalidHandle, `${problem} The specification's name is the skill's handle, its folder's name (Claude Code alone takes any text, as a display label).`);
       return;
     }
     const max = spec.limits?.maxLength;
     const count = length(text);
     if (max !== undefined && count > max) {
-      const who = label === "short-description" ? "Codex does not load a skill whose short-description is longer" : "agents that follow the specification refuse a longer one";
-      this.report(valueRange(entry), "error", DiagnosticCodes.frontmatterLimit, `"${label}" has ${count.toLocaleString("en")} characters; the limit is ${max.toLocaleString("en")} (${who}).`);
+      const who: Readonly<Record<string, string>> = {
+        "short-description": "Codex does not load a skill whose short-description is longer",
+        description: "Codex does not load a skill with a longer one, and the specification's validator refuses it",
+      };
+      this.report(valueRange(entry), "error", DiagnosticCodes.frontmatterLimit, `"${label}" has ${count.toLocaleString("en")} characters; the limit is ${max.toLocaleString("en")} (${who[label] ?? "the specification's validator refuses a longer one"}).`);
     }
     if (label === "description" && /[<>]/.test(text)) {
       this.report(valueRange(entry), "hint", DiagnosticCodes.frontmatterLimit, "The description holds < or >: anthropics/skills' packaging script refuses that, and Claude Code escapes them in synced skills.");
@@ -186,7 +189,9 @@ class Checker {
         continue;
       }
       if (child.value.kind === "null" && !known) continue;
-      this.report(valueRange(child), "warning", DiagnosticCodes.frontmatterType, `"${childLabel}" must be a string, not ${kindWord(child.value)}: the specification's metadata maps strings to strings.`);
+      // Claude Code keeps nested metadata as it is; only tools that follow the specification to the letter mind.
+      const severity = known ? "warning" : "hint";
+      this.report(valueRange(child), severity, DiagnosticCodes.frontmatterType, `"${childLabel}" ${known ? "must be" : "is"} ${known ? "a string" : kindWord(child.value)}${known ? `, not ${kindWord(child.value)}` : ""}: the specification's metadata maps strings to strings.`);
     }
   }
 

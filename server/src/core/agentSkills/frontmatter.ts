@@ -123,11 +123,12 @@ export function readFrontmatter(source: string, base: number, lines: LineMap): R
         to = contentEnd;
         from = Math.min(to, source.lastIndexOf("\n", Math.max(0, contentEnd - 1)) + 1);
       }
+      const first = (error.message.split("\n")[0] ?? error.message).trim();
       return {
         range: lines.rangeOf(base + from, base + Math.min(to, source.length)),
         severity: "error",
         code: DiagnosticCodes.frontmatterSyntax,
-        message: `Frontmatter YAML: ${error.message.split("\n")[0] ?? error.message}`,
+        message: `Frontmatter YAML: ${first}${/[.?!]$/.test(first) ? "" : "."}`,
       };
     });
     return { entries: undefined, problems };
