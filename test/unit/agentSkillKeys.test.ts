@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import { AGENTS, agentsReadingSkill, KEY_DOCUMENTED_AGENTS, type AgentId } from "../../server/src/core/agentSkills/agents.js";
 import { completeAgentSkillKey, completeAgentSkillValue, hoverAgentSkillKey, hoverAgentSkillValue } from "../../server/src/core/agentSkills/assist.js";
@@ -7,7 +9,7 @@ import { BUILTIN_COMMANDS, builtinCommandsNamed, hoverBuiltinCommand, isBuiltinC
 import { readFrontmatter, type FrontmatterEntry } from "../../server/src/core/agentSkills/frontmatter.js";
 import { AGENT_SKILL_KEYS, AGENT_SKILL_METADATA_KEYS, agentSkillKey, describeKeyType } from "../../server/src/core/agentSkills/keys.js";
 import { LineMap, type CoreDiagnostic } from "../../server/src/core/index.js";
-import { showRange, spans } from "./helpers.js";
+import { REPO_ROOT, showRange, spans } from "./helpers.js";
 
 /** The frontmatter of a SKILL.md text read and checked as the adapter does: YAML problems first, then the checker's. */
 function problemsOf(text: string, options: { readers?: readonly AgentId[]; file?: AgentSkillFileKind } = {}): CoreDiagnostic[] {
@@ -414,5 +416,25 @@ describe("the agents' built-in commands", () => {
     assert.match(hover.markdown, /\(\[commands\]\(https:\/\/code\.claude\.com\/docs\/en\/commands\)\)/);
     assert.match(hoverBuiltinCommand("checkup")?.plain ?? "", /a skill bundled with Claude Code \(another name for \/doctor\)/);
     assert.equal(hoverBuiltinCommand("pdf"), undefined);
+  });
+});
+
+describe("docs/agent-skills.md tells the data as it is", () => {
+  const doc = readFileSync(join(REPO_ROOT, "docs", "agent-skills.md"), "utf8");
+
+  test("a row for every key, with its type", () => {
+    const rows = [...AGENT_SKILL_KEYS.map((spec) => [spec.key, spec] as const), ...AGENT_SKILL_METADATA_KEYS.map((spec) => [`metadata.${spec.key}`, spec] as const)];
+    for (const [key, spec] of rows) assert.ok(doc.includes(`| \`${key}\` | ${describeKeyType(spec.type)} |`), key);
+    const documented = [...doc.matchAll(/^\| `([a-z_.-]+)` \| /gm)].map((match) => match[1]).filter((key) => key !== undefined && !key.startsWith("."));
+    assert.deepEqual(documented.slice(0, rows.length), rows.map(([key]) => key));
+  });
+
+  test("the command counts", () => {
+    const count = (agent: AgentId) => BUILTIN_COMMANDS.filter((command) => command.agent === agent).length;
+    const bundled = BUILTIN_COMMANDS.filter((command) => command.agent === "claude-code" && command.kind !== "built-in" && command.aliasOf === undefined).length;
+    assert.match(doc, new RegExp(`\\| Claude Code \\| ${count("claude-code")} \\| ${bundled} `));
+    assert.match(doc, new RegExp(`\\| OpenAI Codex \\| ${count("codex")} \\|`));
+    assert.match(doc, new RegExp(`\\| GitHub Copilot CLI \\| ${count("copilot-cli")} \\|`));
+    assert.match(doc, new RegExp(`\\| Copilot Chat in VS Code \\| ${count("vscode-copilot")} \\|`));
   });
 });
