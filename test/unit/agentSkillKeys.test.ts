@@ -202,21 +202,28 @@ const table: {
     messages: [/1,600 characters together; Claude Code's skill listing cuts them at 1,536/],
   },
   {
-    name: "a Claude-only key in .agents/skills, which Codex and VS Code read: a hint",
+    name: "a Claude-only key where only Codex and VS Code read: a hint",
     readers: ["codex", "vscode-copilot"],
     fixture: "---\nname: a\ndescription: d\n⟦allowed-tools⟧: Read\n⟦model⟧: opus\ncontext: fork\n---\n",
     problems: ["frontmatter-ignored hint", "frontmatter-ignored hint"],
     messages: [/"allowed-tools" is read by Claude Code, not by OpenAI Codex and GitHub Copilot in VS Code/, /"model"/],
   },
   {
-    name: "a key VS Code acts on is no hint in .agents/skills",
+    name: "a Claude-only key in .codex/skills, which only Codex reads",
+    readers: ["codex"],
+    fixture: "---\nname: a\ndescription: d\n⟦when_to_use⟧: x\n⟦argument-hint⟧: \"[x]\"\n---\n",
+    problems: ["frontmatter-ignored hint", "frontmatter-ignored hint"],
+    messages: [/"when_to_use" is read by Claude Code, not by OpenAI Codex, which reads skills/, /read by Claude Code and GitHub Copilot in VS Code, not by OpenAI Codex/],
+  },
+  {
+    name: "a key VS Code acts on is no hint where Codex and VS Code read",
     readers: ["codex", "vscode-copilot"],
     fixture: "---\nname: a\ndescription: d\ndisable-model-invocation: true\nargument-hint: \"[x]\"\n---\n",
     problems: [],
   },
   {
-    name: "nothing is said to be ignored where an agent of undocumented keys reads (.github/skills, Copilot CLI)",
-    readers: ["vscode-copilot", "copilot-cli"],
+    name: "nothing is said to be ignored where an agent of undocumented keys reads (Copilot CLI, in .agents/skills)",
+    readers: ["codex", "vscode-copilot", "copilot-cli"],
     fixture: "---\nname: a\ndescription: d\nallowed-tools: Read\n---\n",
     problems: [],
   },
@@ -358,9 +365,9 @@ describe("completion and hover data", () => {
 
 describe("which agents read a skill folder", () => {
   const rows: [string, readonly AgentId[] | undefined][] = [
-    ["file:///ws/.claude/skills/pdf/SKILL.md", ["claude-code", "vscode-copilot"]],
+    ["file:///ws/.claude/skills/pdf/SKILL.md", ["claude-code", "vscode-copilot", "copilot-cli"]],
     ["file:///ws/.github/skills/pdf/SKILL.md", ["vscode-copilot", "copilot-cli"]],
-    ["file:///ws/.agents/skills/pdf/SKILL.md", ["codex", "vscode-copilot"]],
+    ["file:///ws/.agents/skills/pdf/SKILL.md", ["codex", "vscode-copilot", "copilot-cli"]],
     ["file:///ws/apps/web/.codex/skills/pdf/SKILL.md", ["codex"]],
     ["file:///ws/skills/pdf/SKILL.md", undefined],
     ["file:///ws/.claude/pdf/SKILL.md", undefined],
