@@ -63,6 +63,7 @@ import { GraphHost } from "./graph.js";
 import { PlannerHost } from "./planner.js";
 import { RoutingHost } from "./routing.js";
 import { semanticTokens } from "../service/semanticTokens.js";
+import { VERSION } from "../version.js";
 
 /** How long a rename this server answered is expected to come back as a file rename from the client. */
 const EXPECTED_RENAME_MS = 60_000;
@@ -324,7 +325,7 @@ export class SkillServer {
     this.#folders = folders;
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
-      serverInfo: { name: "skill-lsp", version: "0.1.0" },
+      serverInfo: { name: "skill-lsp", version: VERSION },
     };
   }
 
