@@ -8,6 +8,7 @@ import { importVerb } from "./import.js";
 import { menuVerb } from "./menu.js";
 import { planVerb } from "./plan.js";
 import { testRoutingVerb } from "./testRouting.js";
+import { VERSION } from "../version.js";
 
 export type { CliIo, Verb } from "./common.js";
 
@@ -21,6 +22,7 @@ const USAGE = () => `Usage: skill-lsp <command> [options]
 Commands:
 ${VERBS.map((verb) => indent(verb.usage)).join("\n")}
   --stdio                      Start the language server on standard input and output.
+  --version                    Print the version.
 
 With no skill in the folders, expand and menu use the three built-in skills.`;
 
@@ -30,6 +32,10 @@ export async function runCli(args: readonly string[], io: CliIo = processIo): Pr
   try {
     if (command === "--help" || command === "-h" || command === "help") {
       io.out(USAGE());
+      return 0;
+    }
+    if (command === "--version" || command === "-v") {
+      io.out(VERSION);
       return 0;
     }
     const verb = VERBS.find((candidate) => candidate.name === command);
