@@ -44,7 +44,7 @@ export async function run(page, { artifactsDir, workspace }) {
   const update = actions.getByText("was renamed to", { exact: false }).first();
   await update.waitFor({ timeout: 20_000 });
   const title = (await update.textContent()) ?? "";
-  expect(/@check-schedule.* was renamed to .*@calendar-check.*: update 3 mentions in 3 files/.test(title), `the source action reads ${JSON.stringify(title)}`);
+  expect(/^@check-schedule was renamed to @calendar-check: update 3 mentions in 3 files$/.test(title.trim()), `the source action reads ${JSON.stringify(title)}`);
   await page.screenshot({ path: path.join(artifactsDir, "renamed-source-action.png") });
   await page.keyboard.press("Enter");
 
