@@ -5,6 +5,7 @@ export * from "./diagnostics.js";
 export * from "./mentions.js";
 export * from "./moves.js";
 export * from "./namespace.js";
+export * from "./prose.js";
 export * from "./similarity.js";
 export * from "./skillFile.js";
 export * from "./slug.js";
