@@ -213,7 +213,7 @@ suite("skill-lsp in VS Code", () => {
         return found;
       });
       const update = actions[0];
-      assert.equal(update?.title, `\`@${from}\` was renamed to \`@${to}\`: update 3 mentions in 3 files`);
+      assert.equal(update?.title, `@${from} was renamed to @${to}: update 3 mentions in 3 files`);
       assert.ok(update?.edit && (await vscode.workspace.applyEdit(update.edit)));
       for (const relative of mentioners) {
         const document = await vscode.workspace.openTextDocument(fileUri(relative));
