@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from "yaml";
+import { explainYamlError } from "./yamlErrors.js";
 import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
@@ -426,6 +427,7 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
     problems.push({ range: lines.rangeOf(span[0], Math.max(span[1], span[0])), severity, code, message });
 
   const contentEnd = source.trimEnd().length;
+  let reportedLine = -1;
   for (const error of document.errors) {
     let [from, to] = error.pos;
     if (from >= contentEnd) {
@@ -433,7 +435,11 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
       to = contentEnd;
       from = Math.min(to, source.lastIndexOf("\n", Math.max(0, contentEnd - 1)) + 1);
     }
-    report([base + from, base + Math.min(to, source.length)], DiagnosticCodes.frontmatterSyntax, "error", `Frontmatter YAML: ${error.message.split("\n")[0] ?? error.message}`);
+    // Later errors on a line the library already faulted are echoes of the first: one message per line.
+    const line = lines.positionAt(base + from).line;
+    if (line === reportedLine) continue;
+    reportedLine = line;
+    report([base + from, base + Math.min(to, source.length)], DiagnosticCodes.frontmatterSyntax, "error", explainYamlError(source, { code: error.code, message: error.message, pos: [from, to] }));
   }
   if (document.errors.length > 0) return { ...result, summaryUnknown: true };
   const contents = document.contents;
