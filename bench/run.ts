@@ -20,7 +20,7 @@ import { URI } from "vscode-uri";
 import type { Diagnostic, Location, WorkspaceDocumentDiagnosticReport, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { LANGUAGE_ID, SERVER_NODE_FLAGS } from "../shared/protocol.js";
 import { scanMentions } from "../server/src/core/mentions.js";
-import { MarkdownSubject, peerInstalled, peerVersion } from "./markdown.js";
+import { ensurePeer, MarkdownSubject, PEER, PEER_CACHE, peerInstalled, peerVersion } from "./markdown.js";
 import {
   BIG_FILE,
   BIG_MENTIONS,
@@ -576,8 +576,10 @@ async function main(): Promise<void> {
   }
   const args = parseArgs(argv);
   if (!existsSync(SERVER)) throw new Error("dist/server.js is missing: build it first with `node esbuild.mjs`.");
-  const peer = args.peer && peerInstalled();
-  if (args.peer && !peer) log("vscode-markdown-languageserver is not installed (npm i -D -E vscode-markdown-languageserver@0.5.0): running without the peer.");
+  if (args.peer && !peerInstalled()) log(`Installing the peer, ${PEER.name}@${PEER.version}, once into ${PEER_CACHE} (SKILL_LSP_PEER_CACHE)…`);
+  const peerSetup = args.peer ? ensurePeer() : { ok: false };
+  const peer = args.peer && peerSetup.ok;
+  if (args.peer && !peer) log(`${peerSetup.reason ?? "The peer cannot run"}: running without the peer.`);
   const loadBefore = loadavg().map((value) => value.toFixed(2)).join(" ");
   const root = await fs.mkdtemp(path.join(tmpdir(), "skill-bench-"));
   const results: SizeResult[] = [];

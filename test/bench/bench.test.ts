@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
+import { peerInstalled } from "../../bench/markdown.js";
 
 const REPO = path.resolve(__dirname, "../..");
 
@@ -54,7 +55,7 @@ test("bench --quick prints every row, for both servers", { timeout: 15 * 60_000,
     // Our column always has a figure.
     assert.doesNotMatch(row.slice(50, 66), /^\s*—\s*$/, `no figure for "${label}"`);
   }
-  const peerRan = existsSync(path.join(REPO, "node_modules/vscode-markdown-languageserver/dist/node/workerMain.js"));
+  const peerRan = peerInstalled();
   if (peerRan) {
     assert.doesNotMatch(out, /peer: /, "the Markdown server did not finish");
     for (const label of ["cold start → complete diagnostics", "edit → its diagnostics, median", "references, 1,000 files", "file rename cascade, 1,000 files"]) {
