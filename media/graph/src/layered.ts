@@ -57,6 +57,8 @@ export interface LayeredOptions {
   readonly padding?: number;
   /** Barycentre sweeps (each one down or up); more than 2 per 10,000 vertices costs more than it gives. */
   readonly sweeps?: number;
+  /** Passes of the placement across the layers (default 8; 4 above 3,000 nodes). */
+  readonly placementPasses?: number;
   /** True (the default): every sink (a tool) in the last layer; false: each sink just below its lowest mentioner. */
   readonly sinksLast?: boolean;
 }
@@ -82,6 +84,10 @@ interface DagEdge {
   readonly reversed: boolean;
   /** The vertices the edge passes, u first and v last (dummies between). */
   chain: number[];
+}
+
+function isDummyVertex(x: number, n: number): boolean {
+  return x >= n;
 }
 
 /** Lays out the whole graph at once. */
@@ -267,18 +273,27 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
   }
   yield;
 
-  // ---- Dummies: an edge that spans several layers passes one vertex per layer ----
+  // ---- Dummies: an edge that spans several layers passes one vertex per layer. Edges to one target share
+  // them (a trunk per target and layer): they join after their sources' layers and run to it as one line, so
+  // a tool that 300 skills mention gets one trunk instead of 300 parallel lines. ----
   const vertexLayer: number[] = Array.from(layerOf);
   const layers: number[][] = realLayers.map((layer) => [...layer]);
   let vertices = n;
+  const trunks = new Map<number, number>(); // target * (layers + 1) + layer → dummy
+  const width = layers.length + 1;
   for (const edge of dag) {
     const from = vertexLayer[edge.u] as number;
     const to = vertexLayer[edge.v] as number;
     const chain = [edge.u];
     for (let layer = from + 1; layer < to; layer++) {
-      const dummy = vertices++;
-      vertexLayer.push(layer);
-      layers[layer]?.push(dummy);
+      const key = edge.v * width + layer;
+      let dummy = trunks.get(key);
+      if (dummy === undefined) {
+        dummy = vertices++;
+        trunks.set(key, dummy);
+        vertexLayer.push(layer);
+        layers[layer]?.push(dummy);
+      }
       chain.push(dummy);
     }
     chain.push(edge.v);
@@ -287,10 +302,17 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
   const dummies = vertices - n;
   const upper: number[][] = Array.from({ length: vertices }, () => []);
   const lower: number[][] = Array.from({ length: vertices }, () => []);
+  const segments = new Set<number>();
   for (const edge of dag) {
     for (let i = 0; i + 1 < edge.chain.length; i++) {
       const a = edge.chain[i] as number;
       const b = edge.chain[i + 1] as number;
+      // A trunk's segment counts once; two edges between the same two nodes (a cycle of two) count twice.
+      if (isDummyVertex(a, n) || isDummyVertex(b, n)) {
+        const key = a * (vertices + 1) + b;
+        if (segments.has(key)) continue;
+        segments.add(key);
+      }
       lower[a]?.push(b);
       upper[b]?.push(a);
     }
@@ -381,7 +403,7 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
   }
   // A segment between two dummies pulls hardest: long edges stay straight.
   const pull = (a: number, b: number) => (isDummy(a) && isDummy(b) ? 8 : isDummy(a) || isDummy(b) ? 2 : 1);
-  const passes = n > 3000 ? 4 : 8;
+  const passes = options.placementPasses ?? (n > 3000 ? 4 : 8);
   const blockSum = new Float64Array(vertices);
   const blockWeight = new Float64Array(vertices);
   const blockStart = new Int32Array(vertices);
@@ -473,12 +495,22 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
     leaving[edge.u]?.push(edge);
     entering[edge.v]?.push(edge);
   }
+  // Edges that arrive by one trunk share its port; two edges between the same two nodes get one port each.
   const spread = (u: number, list: DagEdge[], next: (edge: DagEdge) => number, into: Map<DagEdge, number>) => {
     if (list.length === 0) return;
     list.sort((a, b) => (centre[next(a)] ?? 0) - (centre[next(b)] ?? 0));
+    const ports: DagEdge[][] = [];
+    for (const edge of list) {
+      const last = ports[ports.length - 1];
+      const shared = last && isDummyVertex(next(edge), n) && next(last[0] as DagEdge) === next(edge);
+      if (shared) last.push(edge);
+      else ports.push([edge]);
+    }
     const side = breadthOfNode(u) - (loops[u] ? LOOP_ROOM : 0) - 16;
-    const step = list.length > 1 ? Math.min(8, Math.max(0, side) / (list.length - 1)) : 0;
-    list.forEach((edge, i) => into.set(edge, (i - (list.length - 1) / 2) * step));
+    const step = ports.length > 1 ? Math.min(8, Math.max(0, side) / (ports.length - 1)) : 0;
+    ports.forEach((group, i) => {
+      for (const edge of group) into.set(edge, (i - (ports.length - 1) / 2) * step);
+    });
   };
   for (let u = 0; u < n; u++) {
     spread(u, leaving[u] ?? [], (edge) => edge.chain[1] ?? edge.v, exitPort);

@@ -71,8 +71,9 @@ function candidates(boxes: readonly LayeredNode[], panel: Panel): { readonly dir
   const depthOf = (direction: Direction) => (direction === "DOWN" ? panel.height : panel.width);
   if (boxes.length <= SEARCHED_GRAPH) {
     const list: { direction: Direction; maxBreadth: number; sinksLast: boolean }[] = [];
+    const zooms = boxes.length <= 40 ? [1.25, 1, 0.85, 0.7, 0.55, 0.4] : [1, 0.7, 0.4];
     for (const direction of ["RIGHT", "DOWN"] as const) {
-      for (const sinksLast of [true, false]) for (const zoom of [1.25, 1, 0.85, 0.7, 0.55, 0.4]) list.push({ direction, sinksLast, maxBreadth: (breadthOf(direction) * 0.95) / zoom });
+      for (const sinksLast of [true, false]) for (const zoom of zooms) list.push({ direction, sinksLast, maxBreadth: (breadthOf(direction) * 0.95) / zoom });
     }
     return list;
   }
@@ -90,17 +91,22 @@ export function* arrangeSteps(graph: GraphData, measure: (text: string, bold: bo
   const boxes = nodeBoxes(graph, measure);
   const edges = edgesOf(graph);
   let best: LayeredLayout | undefined;
+  let bestCandidate: ReturnType<typeof candidates>[number] | undefined;
   let bestScore = -Infinity;
-  for (const candidate of candidates(boxes, panel)) {
-    const layout: LayeredLayout = yield* layeredSteps(boxes, edges, candidate);
+  const list = candidates(boxes, panel);
+  for (const candidate of list) {
+    // Several candidates are compared on drafts (two sweeps, two placement passes); the winner is then laid out in full.
+    const layout: LayeredLayout = yield* layeredSteps(boxes, edges, list.length > 1 ? { ...candidate, sweeps: 2, placementPasses: 2 } : candidate);
     // The largest zoom wins; among layouts that fit at full size, the one with fewer crossings, then tools in one
     // layer, then left to right.
     const score = fitScale(layout, panel) - layout.crossings * 0.002 + (candidate.sinksLast ? 0.02 : 0) + (layout.direction === "RIGHT" ? 0.01 : 0);
     if (score > bestScore) {
       best = layout;
+      bestCandidate = candidate;
       bestScore = score;
     }
   }
+  if (list.length > 1 && bestCandidate) best = yield* layeredSteps(boxes, edges, bestCandidate);
   const layout = best ?? { direction: "RIGHT", nodes: new Map(), edges: [], width: 0, height: 0, layers: 0, dummies: 0, crossings: 0 };
   return { ...layout, milliseconds: performance.now() - started, panel };
 }

@@ -19,6 +19,7 @@ type Inbound = { readonly kind: "graph"; readonly graph: GraphData & { readonly 
 
 const vscode = acquireVsCodeApi();
 const canvas = document.getElementById("canvas") as HTMLCanvasElement;
+const mainArea = document.querySelector("main") as HTMLElement;
 const context = canvas.getContext("2d") as CanvasRenderingContext2D;
 const search = document.getElementById("search") as HTMLInputElement;
 const handles = document.getElementById("handles") as HTMLDataListElement;
@@ -77,8 +78,14 @@ class LayoutRunner {
   }
 }
 
+/** The drawing area. */
 function panelSize(): Panel {
   return { width: Math.max(canvas.clientWidth, 1), height: Math.max(canvas.clientHeight, 1) };
+}
+
+/** What a layout is shaped for: the drawing area with the details beside or under it, so that showing them does not reshape the graph. */
+function layoutArea(): Panel {
+  return { width: Math.max(mainArea.clientWidth, 1), height: Math.max(mainArea.clientHeight, 1) };
 }
 
 const overviewRunner = new LayoutRunner();
@@ -185,7 +192,7 @@ async function show(relayout: boolean): Promise<void> {
     const focus = closure(data, focusId);
     const part = subgraph(data, focus);
     status.textContent = `Laying out the expansion of @${data.nodes.find((node) => node.id === focusId)?.slug ?? ""}…`;
-    const layout = await focusRunner.layout(part, panelSize());
+    const layout = await focusRunner.layout(part, layoutArea());
     if (!layout || focusId !== focus.root || graph !== data) return;
     const previous = shown?.focus?.root;
     shown = { data: part, layout, focus };
@@ -199,7 +206,7 @@ async function show(relayout: boolean): Promise<void> {
   if (!overview || relayout) {
     const size = `${formatCount(data.nodes.length, "node", "nodes")} and ${formatCount(data.edges.length, "edge", "edges")}`;
     status.textContent = `Laying out ${size}…`;
-    const layout = await overviewRunner.layout(data, panelSize());
+    const layout = await overviewRunner.layout(data, layoutArea());
     if (!layout || graph !== data) return;
     overview = layout;
     overviewStatus = `${size}, laid out in ${seconds(layout.milliseconds)} (layered: ${directionWords(layout)}).`;
@@ -233,7 +240,7 @@ function report(layout: Layout): void {
     direction: layout.direction,
     layers: layout.layers,
     crossings: layout.crossings,
-    panel: { width: Math.round(canvas.clientWidth), height: Math.round(canvas.clientHeight) },
+    panel: { width: Math.round(layout.panel.width), height: Math.round(layout.panel.height) },
     captionPixels: Math.round(FONT_SIZE * view.scale * 10) / 10,
     captions: view.scale >= CAPTION_SCALE,
     focus: focusId ?? null,
@@ -348,12 +355,14 @@ function resize(): void {
   // A panel of another shape gets a layout of its own once the resizing rests.
   clearTimeout(reshapeTimer);
   reshapeTimer = setTimeout(() => {
-    if (!shown || !panelChanged(shown.layout, panelSize())) return;
+    if (!shown || !panelChanged(shown.layout, layoutArea())) return;
     if (!shown.focus) overview = undefined;
     void show(!shown.focus).catch(showError);
   }, 200);
 }
-new ResizeObserver(resize).observe(canvas);
+const resizes = new ResizeObserver(resize);
+resizes.observe(canvas);
+resizes.observe(mainArea);
 
 /** True when the fitted view holds captions at a legible size and so shows only part of the graph. */
 let clipped = false;
