@@ -389,7 +389,7 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
   // ---- Positions across the layers: each vertex near its neighbours, spacing kept (isotonic regression) ----
   const breadth = new Float64Array(vertices);
   for (let x = 0; x < vertices; x++) breadth[x] = isDummy(x) ? 0 : breadthOfNode(x);
-  const gap = (a: number, b: number) => ((breadth[a] ?? 0) + (breadth[b] ?? 0)) / 2 + (isDummy(a) && isDummy(b) ? 6 : isDummy(a) || isDummy(b) ? 9 : nodeSpacing);
+  const gap = (a: number, b: number) => ((breadth[a] ?? 0) + (breadth[b] ?? 0)) / 2 + (isDummy(a) && isDummy(b) ? 4 : isDummy(a) || isDummy(b) ? 7 : nodeSpacing);
   const centre = new Float64Array(vertices);
   for (const members of layers) {
     let at = 0;
@@ -443,9 +443,11 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
         }
       }
       // Within the layer's allowed breadth: clipping the regression to bounds shared by every y is optimal.
-      const span = Math.max(options.maxBreadth, offset);
-      const lowest = -span / 2;
-      const highest = span / 2 - offset;
+      const firstHalf = (breadth[members[0] as number] ?? 0) / 2;
+      const lastHalf = (breadth[members[members.length - 1] as number] ?? 0) / 2;
+      const span = Math.max(options.maxBreadth, offset + firstHalf + lastHalf);
+      const lowest = -span / 2 + firstHalf;
+      const highest = span / 2 - offset - lastHalf;
       offset = 0;
       let block = 0;
       for (let i = 0; i < members.length; i++) {

@@ -6,8 +6,7 @@
  *
  *   node esbuild.mjs && node --import tsx test/e2e/ui/graph-layout-bench.mjs [examples | N…] [--out DIR] [--focus @handle] [--size 1400x860]
  *
- * N generates a namespace of N skills over the six built-in tools: 60% mention tools only, 30% mention those
- * skills, 10% mention the middle ones; about 1% close a cycle; 1% of mentions name nothing.
+ * N generates a namespace of N skills over the six built-in tools (test/fixtures/skillGraph.ts).
  */
 import { createServer } from "node:http";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -15,6 +14,7 @@ import * as path from "node:path";
 import { buildGraph } from "../../../server/src/core/graph.ts";
 import { Namespace } from "../../../server/src/core/namespace.ts";
 import { loadExamples } from "../../unit/helpers.ts";
+import { generatedNamespace } from "../../fixtures/skillGraph.ts";
 import { ensureVsCodeServer, launchChromium, REPO_ROOT } from "../../../scripts/vscode-server.mjs";
 
 const args = process.argv.slice(2);
@@ -27,49 +27,6 @@ const [pageWidth, pageHeight] = (sizeIndex >= 0 ? args[sizeIndex + 1] : "1400x86
 const sizes = args.filter((arg, i) => !arg.startsWith("--") && !["--out", "--focus", "--size"].includes(args[i - 1]));
 if (sizes.length === 0) sizes.push("examples");
 mkdirSync(out, { recursive: true });
-
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A generated namespace of `count` skills (see the header). */
-export function generatedNamespace(count, seed = 20261202) {
-  const rand = random(seed);
-  const pick = (list) => list[Math.floor(rand() * list.length)];
-  const tools = ["check-notebook", "find-file", "list-devices", "grep-memory", "current-date", "calendar"];
-  const leaf = [];
-  const middle = [];
-  const namespace = new Namespace();
-  for (let i = 0; i < count; i++) {
-    const handle = `skill-${i.toString(36)}`;
-    const kind = rand();
-    const mentions = [];
-    const many = 1 + Math.floor(rand() * 3);
-    if (kind < 0.6 || leaf.length < 3) {
-      for (let k = 0; k < many; k++) mentions.push(pick(tools));
-      leaf.push(handle);
-    } else if (kind < 0.9 || middle.length < 3) {
-      for (let k = 0; k < many; k++) mentions.push(pick(leaf));
-      if (rand() < 0.5) mentions.push(pick(tools));
-      middle.push(handle);
-    } else {
-      for (let k = 0; k < many; k++) mentions.push(rand() < 0.6 ? pick(middle) : pick(leaf));
-    }
-    if (rand() < 0.01 && i > 0) mentions.push(`skill-${Math.floor(rand() * i).toString(36)}`);
-    if (rand() < 0.01) mentions.push(`missing-${i.toString(36)}`);
-    const advertised = kind >= 0.6 || rand() < 0.1;
-    const text = `---\nsummary: Do thing ${i} for the user.\nadvertised: ${advertised}\n---\n${mentions.map((slug) => `Use @${slug}.`).join(" ")}\n`;
-    namespace.setSkill(`file:///ws/${handle}.skill.md`, text);
-  }
-  return namespace;
-}
 
 function graphFor(size) {
   if (size === "examples") {
@@ -163,6 +120,7 @@ try {
     const shot = path.join(out, `graph-${size}${focus ? `-${focus.replace(/^@/, "")}` : ""}-${pageWidth}x${pageHeight}.png`);
     await tab.screenshot({ path: shot });
     const status = await tab.locator("#status").textContent();
+    if (process.env.GRAPH_BENCH_REPORTS) console.error(JSON.stringify(await tab.evaluate(() => globalThis.reports.filter((r) => r.kind === "rendered").map((r) => [r.direction, r.panel, r.milliseconds]))));
     const { direction, layers, crossings, captionPixels, captions, milliseconds } = report;
     console.log(JSON.stringify({ size, page: `${pageWidth}x${pageHeight}`, nodes: graph.nodes.length, edges: graph.edges.length, layoutMs: milliseconds, pageLaidOutMs: laidOutMs, harnessWallMs: wall, direction, layers, crossings, captionPixels, captions, frameDuringLayoutMs: Math.round(frame), zoomFrameMs, fullFrameMs, status, screenshot: path.relative(REPO_ROOT, shot) }));
     await tab.close();
