@@ -192,7 +192,7 @@ async function show(relayout: boolean): Promise<void> {
     const focus = closure(data, focusId);
     const part = subgraph(data, focus);
     status.textContent = `Laying out the expansion of @${data.nodes.find((node) => node.id === focusId)?.slug ?? ""}…`;
-    const layout = await focusRunner.layout(part, layoutArea());
+    const layout = await focusRunner.layout(part, panelSize());
     if (!layout || focusId !== focus.root || graph !== data) return;
     const previous = shown?.focus?.root;
     shown = { data: part, layout, focus };
@@ -355,7 +355,8 @@ function resize(): void {
   // A panel of another shape gets a layout of its own once the resizing rests.
   clearTimeout(reshapeTimer);
   reshapeTimer = setTimeout(() => {
-    if (!shown || !panelChanged(shown.layout, layoutArea())) return;
+    // A focused expansion always shows its card, so it is shaped for the drawing area itself.
+    if (!shown || !panelChanged(shown.layout, shown.focus ? panelSize() : layoutArea())) return;
     if (!shown.focus) overview = undefined;
     void show(!shown.focus).catch(showError);
   }, 200);
@@ -437,8 +438,12 @@ function trace(path: Path2D, routed: RoutedEdge, direction: Direction): void {
 function draw(): void {
   const started = performance.now();
   paint();
-  // How long a full frame takes, for the benchmark (test/e2e/ui/graph-layout-bench.mjs).
+  // How long a full frame takes, for the benchmark (test/e2e/ui/graph-layout-bench.mjs); what the frame shows,
+  // for the UI test (test/e2e/ui/graph.mjs).
   canvas.dataset.drawMs = (performance.now() - started).toFixed(1);
+  canvas.dataset.captionPx = (FONT_SIZE * view.scale).toFixed(1);
+  canvas.dataset.captions = String(view.scale >= CAPTION_SCALE);
+  canvas.dataset.direction = shown?.layout.direction ?? "";
 }
 
 function paint(): void {
