@@ -26,6 +26,8 @@ export interface GraphRendered {
   readonly focus: string | null;
   /** The focused node's bound tools, in order (`skill/expand`'s answer), or null. */
   readonly binds: readonly string[] | null;
+  /** The last focus request the page had applied when it drew this. */
+  readonly request: number;
 }
 
 type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
@@ -42,6 +44,8 @@ export class GraphPanel {
   #graph: GraphResult | undefined;
   #ready = false;
   #pendingFocus: FocusTarget | undefined;
+  /** Focus requests are numbered; the page reports the last one it has applied, so a waiter knows its answer. */
+  #focusRequests = 0;
   #fetching: Promise<void> | undefined;
   #again = false;
   /** The page's last report, and those waiting for the next one. */
@@ -72,7 +76,7 @@ export class GraphPanel {
   <span id="stats" aria-live="polite"></span>
   <div class="legend" aria-label="Legend"><span class="skill">skill</span><span class="tool">tool</span><span class="unadvertised">not advertised</span><span class="disabled">disabled</span><span class="ghost">unknown</span><span class="cycle">cycle</span></div>
 </header>
-<main><canvas id="canvas" tabindex="0" aria-label="The graph of skills and tools"></canvas><aside id="details" aria-live="polite"></aside></main>
+<main><canvas id="canvas" tabindex="0" aria-label="The graph of skills and tools"></canvas><aside id="details" class="empty" aria-live="polite"></aside></main>
 <footer><span id="status" aria-live="polite">Loading the graph…</span><span class="muted">Click: open · double-click: its expansion · drag: pan · wheel: zoom · 0: fit</span></footer>
 <div id="tooltip" hidden></div>
 <script nonce="${scriptNonce}" src="${script}"></script></body></html>`;
@@ -96,18 +100,25 @@ export class GraphPanel {
 
   /** Focuses one skill's expansion; null shows the whole graph. */
   focus(target: FocusTarget): void {
-    if (this.#ready && this.#graph) void this.#panel.webview.postMessage({ kind: "focus", target });
+    this.#focusRequests++;
+    if (this.#ready && this.#graph) void this.#panel.webview.postMessage({ kind: "focus", target, request: this.#focusRequests });
     else this.#pendingFocus = target;
   }
 
-  /** Resolves with the page's next report (after the next layout or focus), or the last one after `timeoutMs`. */
+  /**
+   * Resolves with the page's next report made after every focus asked so far (after the next layout or focus),
+   * or the last one after `timeoutMs`.
+   */
   nextRender(timeoutMs = 60_000): Promise<GraphRendered | undefined> {
+    const request = this.#focusRequests;
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(this.rendered), timeoutMs);
-      this.#waiters.push((rendered) => {
+      const wait = (rendered: GraphRendered) => {
+        if (rendered.request < request) return this.#waiters.push(wait);
         clearTimeout(timer);
         resolve(rendered);
-      });
+      };
+      this.#waiters.push(wait);
     });
   }
 
@@ -136,7 +147,7 @@ export class GraphPanel {
     if (!this.#ready || !this.#graph) return;
     void this.#panel.webview.postMessage({ kind: "graph", graph: this.#graph });
     if (this.#pendingFocus !== undefined) {
-      void this.#panel.webview.postMessage({ kind: "focus", target: this.#pendingFocus });
+      void this.#panel.webview.postMessage({ kind: "focus", target: this.#pendingFocus, request: this.#focusRequests });
       this.#pendingFocus = undefined;
     }
   }

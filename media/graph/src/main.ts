@@ -15,7 +15,7 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 type FocusTarget = { readonly handle: string } | { readonly uri: string } | null;
-type Inbound = { readonly kind: "graph"; readonly graph: GraphData & { readonly signature: string } } | { readonly kind: "focus"; readonly target: FocusTarget };
+type Inbound = { readonly kind: "graph"; readonly graph: GraphData & { readonly signature: string } } | { readonly kind: "focus"; readonly target: FocusTarget; readonly request: number };
 
 const vscode = acquireVsCodeApi();
 const canvas = document.getElementById("canvas") as HTMLCanvasElement;
@@ -40,6 +40,8 @@ let shown: { readonly data: GraphData; readonly layout: Layout; readonly focus: 
 let overview: Layout | undefined;
 let overviewStatus = "";
 let focusId: string | undefined;
+/** The extension's last focus request, echoed in each report. */
+let focusRequest = 0;
 let hovered: string | undefined;
 let selected: string | undefined;
 const view = { x: 0, y: 0, scale: 1 };
@@ -245,11 +247,16 @@ function report(layout: Layout): void {
     captions: view.scale >= CAPTION_SCALE,
     focus: focusId ?? null,
     binds: shown?.focus?.toolNames ?? null,
+    request: focusRequest,
   });
 }
 
 function focusOn(id: string | undefined): void {
-  if (id === focusId) return;
+  if (id === focusId) {
+    // Asked again: say again what is shown.
+    if (shown) report(shown.layout);
+    return;
+  }
   focusId = id;
   selected = id;
   vscode.setState({ focus: id });
@@ -381,7 +388,8 @@ function fitView(): void {
   clipped = false;
   if (scale < READABLE_SCALE && (shown?.data.nodes.length ?? 0) <= SEARCHED_GRAPH) {
     scale = READABLE_SCALE;
-    clipped = true;
+    // Only the fit's margin may be lost: then nothing is hidden.
+    clipped = layout.width * scale > panel.width + 1 || layout.height * scale > panel.height + 1;
   }
   view.scale = scale;
   // Along each axis: centred when it fits, from its start when it does not.
@@ -733,7 +741,10 @@ window.addEventListener("keydown", (event) => {
 window.addEventListener("message", (event: MessageEvent<Inbound>) => {
   const message = event.data;
   if (message.kind === "graph") void receive(message.graph).catch(showError);
-  else if (message.kind === "focus") focusOn(focusTargetOf(message.target));
+  else if (message.kind === "focus") {
+    focusRequest = message.request;
+    focusOn(focusTargetOf(message.target));
+  }
 });
 
 /** The node a focus request names: by handle (the node a mention resolves to) or by the skill file's URI. */
