@@ -120,7 +120,6 @@ try {
     const shot = path.join(out, `graph-${size}${focus ? `-${focus.replace(/^@/, "")}` : ""}-${pageWidth}x${pageHeight}.png`);
     await tab.screenshot({ path: shot });
     const status = await tab.locator("#status").textContent();
-    if (process.env.GRAPH_BENCH_REPORTS) console.error(JSON.stringify(await tab.evaluate(() => globalThis.reports.filter((r) => r.kind === "rendered").map((r) => [r.direction, r.panel, r.milliseconds]))));
     const { direction, layers, crossings, captionPixels, captions, milliseconds } = report;
     console.log(JSON.stringify({ size, page: `${pageWidth}x${pageHeight}`, nodes: graph.nodes.length, edges: graph.edges.length, layoutMs: milliseconds, pageLaidOutMs: laidOutMs, harnessWallMs: wall, direction, layers, crossings, captionPixels, captions, frameDuringLayoutMs: Math.round(frame), zoomFrameMs, fullFrameMs, status, screenshot: path.relative(REPO_ROOT, shot) }));
     await tab.close();
