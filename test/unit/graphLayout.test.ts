@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import * as fc from "fast-check";
 import { buildGraph, closure, type GraphData } from "../../server/src/core/graph.js";
 import { Namespace } from "../../server/src/core/index.js";
 import { expansionRows } from "../../media/graph/src/card.js";
@@ -18,7 +19,10 @@ import { loadExamples, workspace } from "./helpers.js";
 const measure = (text: string, bold: boolean) => text.length * (bold ? 7.4 : 6.6);
 const examples = buildGraph(workspace(loadExamples()));
 
-function assertWellFormed(graph: GraphData, layout: LayeredLayout): void {
+/** The checks below need only nodes and edges: the graph's data or any generated graph. */
+type Shape = { readonly nodes: readonly { readonly id: string }[]; readonly edges: readonly { readonly from: string; readonly to: string }[] };
+
+function assertWellFormed(graph: GraphData | Shape, layout: LayeredLayout): void {
   assert.equal(layout.nodes.size, graph.nodes.length, "every node placed");
   const boxes = [...layout.nodes.values()];
   for (const box of boxes) {
@@ -118,6 +122,28 @@ describe("the layered layout", () => {
     assert.equal(layout.dummies, 2, "one trunk through the two middle layers");
     const ends = new Set(layout.edges.filter((edge) => edge.points.length > 2).map((edge) => JSON.stringify(edge.points.slice(-3))));
     assert.equal(ends.size, 1, "the ten long edges arrive along one line");
+  });
+
+  test("any graph (cycles, self-mentions, repeated edges, boxes of any size), any direction and breadth: well formed", () => {
+    const graphs = fc
+      .integer({ min: 1, max: 24 })
+      .chain((count) =>
+        fc.record({
+          sizes: fc.array(fc.record({ width: fc.integer({ min: 20, max: 260 }), height: fc.integer({ min: 20, max: 60 }) }), { minLength: count, maxLength: count }),
+          links: fc.array(fc.tuple(fc.nat(count - 1), fc.nat(count - 1)), { maxLength: count * 3 }),
+          direction: fc.constantFrom("RIGHT" as const, "DOWN" as const),
+          maxBreadth: fc.integer({ min: 50, max: 3000 }),
+          sinksLast: fc.boolean(),
+        }),
+      );
+    fc.assert(
+      fc.property(graphs, ({ sizes, links, direction, maxBreadth, sinksLast }) => {
+        const nodes = sizes.map((size, i) => ({ id: `n${i}`, ...size }));
+        const edges = links.map(([from, to]) => ({ from: `n${from}`, to: `n${to}` }));
+        assertWellFormed({ nodes, edges }, layered(nodes, edges, { direction, maxBreadth, sinksLast }));
+      }),
+      { numRuns: 300, seed: 20261203 },
+    );
   });
 
   test("a graph with an edge to a node it does not have, or none at all, still lays out", () => {
