@@ -365,6 +365,8 @@ function resize(): void {
     // A focused expansion always shows its card, so it is shaped for the drawing area itself.
     if (!shown || !panelChanged(shown.layout, shown.focus ? panelSize() : layoutArea())) return;
     if (!shown.focus) overview = undefined;
+    // A new shape is fitted anew, wherever the view had been moved to.
+    fitted = true;
     void show(!shown.focus).catch(showError);
   }, 200);
 }
