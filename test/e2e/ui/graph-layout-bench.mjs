@@ -4,7 +4,9 @@
  * content security policy, hands the page a graph the way the extension does, and reads the page's own report
  * of its layout time. For the look of the page and for layout timings at scale, at a chosen page size.
  *
- *   node esbuild.mjs && node --import tsx test/e2e/ui/graph-layout-bench.mjs [examples | N…] [--out DIR] [--focus @handle] [--size 1400x860]
+ *   node esbuild.mjs && node --import tsx test/e2e/ui/graph-layout-bench.mjs [examples | N…] [--out DIR] [--focus @handle] [--size 1400x860] [--zoomed]
+ *
+ * --zoomed also saves a picture zoomed in (at the centre) until the captions are 10 px on screen.
  *
  * N generates a namespace of N skills over the six built-in tools (test/fixtures/skillGraph.ts).
  */
@@ -24,6 +26,7 @@ const focusIndex = args.indexOf("--focus");
 const focus = focusIndex >= 0 ? args[focusIndex + 1] : undefined;
 const sizeIndex = args.indexOf("--size");
 const [pageWidth, pageHeight] = (sizeIndex >= 0 ? args[sizeIndex + 1] : "1400x860").split("x").map(Number);
+const zoomed = args.includes("--zoomed");
 const sizes = args.filter((arg, i) => !arg.startsWith("--") && !["--out", "--focus", "--size"].includes(args[i - 1]));
 if (sizes.length === 0) sizes.push("examples");
 mkdirSync(out, { recursive: true });
@@ -119,6 +122,15 @@ try {
     await tab.waitForTimeout(300);
     const shot = path.join(out, `graph-${size}${focus ? `-${focus.replace(/^@/, "")}` : ""}-${pageWidth}x${pageHeight}.png`);
     await tab.screenshot({ path: shot });
+    if (zoomed) {
+      const box = await tab.locator("#canvas").boundingBox();
+      for (let i = 0; i < 200 && Number(await tab.locator("#canvas").getAttribute("data-caption-px")) < 10; i++) {
+        await tab.locator("#canvas").dispatchEvent("wheel", { deltaY: -120, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 });
+        await tab.waitForTimeout(20);
+      }
+      await tab.waitForTimeout(400);
+      await tab.screenshot({ path: shot.replace(/\.png$/, "-zoomed.png") });
+    }
     const status = await tab.locator("#status").textContent();
     const { direction, layers, crossings, captionPixels, captions, milliseconds } = report;
     console.log(JSON.stringify({ size, page: `${pageWidth}x${pageHeight}`, nodes: graph.nodes.length, edges: graph.edges.length, layoutMs: milliseconds, pageLaidOutMs: laidOutMs, harnessWallMs: wall, direction, layers, crossings, captionPixels, captions, frameDuringLayoutMs: Math.round(frame), zoomFrameMs, fullFrameMs, status, screenshot: path.relative(REPO_ROOT, shot) }));
