@@ -63,8 +63,8 @@ export function fitScale(layout: { readonly width: number; readonly height: numb
 
 /**
  * The candidates to try: for a small graph both directions at several layer widths (the panel's breadth at
- * zooms from 1.25 down to 0.4); for a large one the direction of the panel's longer side, with layers as wide
- * as make the drawing's shape the panel's.
+ * zooms from 2 down to 0.4; up to 40 nodes also with each tool just below its mentioners); for a large one the
+ * direction of the panel's longer side, with layers as wide as make the drawing's shape the panel's.
  */
 function candidates(boxes: readonly LayeredNode[], panel: Panel): { readonly direction: Direction; readonly maxBreadth: number; readonly sinksLast: boolean }[] {
   const breadthOf = (direction: Direction) => (direction === "DOWN" ? panel.width : panel.height);
@@ -73,7 +73,7 @@ function candidates(boxes: readonly LayeredNode[], panel: Panel): { readonly dir
     const list: { direction: Direction; maxBreadth: number; sinksLast: boolean }[] = [];
     const zooms = boxes.length <= 40 ? [2, 1.6, 1.25, 1, 0.85, 0.7, 0.55, 0.4] : [1.25, 0.85, 0.55];
     for (const direction of ["RIGHT", "DOWN"] as const) {
-      for (const sinksLast of [true, false]) for (const zoom of zooms) list.push({ direction, sinksLast, maxBreadth: (breadthOf(direction) * 0.95) / zoom });
+      for (const sinksLast of boxes.length <= 40 ? [true, false] : [true]) for (const zoom of zooms) list.push({ direction, sinksLast, maxBreadth: (breadthOf(direction) * 0.95) / zoom });
     }
     return list;
   }
