@@ -193,6 +193,11 @@ describe("the focus card", () => {
     assert.deepEqual(rows("retry-search"), { Binds: "grep_memory", Through: "no other skill" });
   });
 
+  test("a focused tool binds itself and has no Through row", () => {
+    const focus = closure(examples, "tool:calendar");
+    assert.deepEqual(expansionRows(examples, focus).map((row) => [row.label, row.values.map((value) => value.text)]), [["Binds", ["queryCalendar"]]]);
+  });
+
   test("disabled skills and unknown mentions get rows of their own", () => {
     const namespace = new Namespace();
     namespace.setSkill("file:///ws/top.skill.md", "Use @off then @nowhere and @calendar.");

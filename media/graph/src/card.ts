@@ -25,10 +25,10 @@ export interface CardRow {
 export function expansionRows(graph: GraphData, focus: Closure): CardRow[] {
   const slugOf = new Map(graph.nodes.map((node) => [node.id, node.slug]));
   const handle = (id: string) => `@${slugOf.get(id) ?? id}`;
-  const rows: CardRow[] = [
-    { label: "Binds", values: focus.toolNames.map((name) => ({ text: name, kind: "tool" })), empty: "no tool" },
-    { label: "Through", values: focus.skills.filter((id) => id !== focus.root).map((id) => ({ text: handle(id), kind: "skill" })), empty: "no other skill" },
-  ];
+  const rows: CardRow[] = [{ label: "Binds", values: focus.toolNames.map((name) => ({ text: name, kind: "tool" })), empty: "no tool" }];
+  // A tool binds itself and goes through nothing: only a skill gets the row.
+  const root = graph.nodes.find((node) => node.id === focus.root);
+  if (root?.kind === "skill") rows.push({ label: "Through", values: focus.skills.filter((id) => id !== focus.root).map((id) => ({ text: handle(id), kind: "skill" })), empty: "no other skill" });
   if (focus.disabled.length > 0) rows.push({ label: "Disabled", values: focus.disabled.map((id) => ({ text: handle(id), kind: "disabled" })), empty: "" });
   if (focus.unresolved.length > 0) rows.push({ label: "Unknown", values: focus.unresolved.map((id) => ({ text: handle(id), kind: "ghost" })), empty: "" });
   return rows;
