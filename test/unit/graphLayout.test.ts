@@ -174,6 +174,14 @@ describe("the shape of the panel", () => {
   }
 });
 
+test("examples/ in a very narrow panel (240×600): too long to fit legibly, so it fits across and is read top to bottom", () => {
+  const panel = { width: 240, height: 600 };
+  const layout = arrange(examples, measure, panel);
+  assert.equal(layout.direction, "DOWN");
+  assert.ok(fitScale(layout, panel) < READABLE_SCALE, "the whole graph does not fit legibly");
+  assert.ok(layout.width * READABLE_SCALE <= panel.width, `legible, it is ${Math.round(layout.width * READABLE_SCALE)} px wide`);
+});
+
 describe("the focus card", () => {
   const rows = (handle: string) => {
     const focus = closure(examples, `skill:${handle}`);

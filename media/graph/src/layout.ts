@@ -98,8 +98,15 @@ export function* arrangeSteps(graph: GraphData, measure: (text: string, bold: bo
     // Several candidates are compared on drafts (two sweeps, two placement passes); the winner is then laid out in full.
     const layout: LayeredLayout = yield* layeredSteps(boxes, edges, list.length > 1 ? { ...candidate, sweeps: 2, placementPasses: 2 } : candidate);
     // The largest zoom wins; among layouts that fit at full size, the one with fewer crossings, then tools in one
-    // layer, then left to right.
-    const score = fitScale(layout, panel) - layout.crossings * 0.002 + (candidate.sinksLast ? 0.02 : 0) + (layout.direction === "RIGHT" ? 0.01 : 0);
+    // layer, then the one along the panel's longer side. When none fits legibly (the view then holds captions at
+    // READABLE_SCALE and the rest is dragged to), one that fits across the panel at that zoom, so that it is
+    // dragged one way only, and the fewest panels long.
+    const fit = fitScale(layout, panel);
+    const down = layout.direction === "DOWN";
+    const across = (down ? layout.width : layout.height) * READABLE_SCALE <= (down ? panel.width : panel.height);
+    const panels = ((down ? layout.height : layout.width) * READABLE_SCALE) / Math.max(down ? panel.height : panel.width, 1);
+    const legibility = fit >= READABLE_SCALE ? fit : -1 + (across ? 0.5 : 0) - Math.min(panels, 9) * 0.05;
+    const score = legibility - layout.crossings * 0.002 + (candidate.sinksLast ? 0.02 : 0) + (down === panel.height > panel.width ? 0.01 : 0);
     if (score > bestScore) {
       best = layout;
       bestCandidate = candidate;
