@@ -71,7 +71,7 @@ function candidates(boxes: readonly LayeredNode[], panel: Panel): { readonly dir
   const depthOf = (direction: Direction) => (direction === "DOWN" ? panel.height : panel.width);
   if (boxes.length <= SEARCHED_GRAPH) {
     const list: { direction: Direction; maxBreadth: number; sinksLast: boolean }[] = [];
-    const zooms = boxes.length <= 40 ? [2, 1.6, 1.25, 1, 0.85, 0.7, 0.55, 0.4] : [1.25, 0.85, 0.55];
+    const zooms = boxes.length <= 40 ? [2, 1.6, 1.25, 1, 0.85, 0.7, 0.55, 0.4] : [1, 0.55];
     for (const direction of ["RIGHT", "DOWN"] as const) {
       for (const sinksLast of boxes.length <= 40 ? [true, false] : [true]) for (const zoom of zooms) list.push({ direction, sinksLast, maxBreadth: (breadthOf(direction) * 0.95) / zoom });
     }
@@ -105,8 +105,10 @@ export function* arrangeSteps(graph: GraphData, measure: (text: string, bold: bo
     const down = layout.direction === "DOWN";
     const across = (down ? layout.width : layout.height) * READABLE_SCALE <= (down ? panel.width : panel.height);
     const panels = ((down ? layout.height : layout.width) * READABLE_SCALE) / Math.max(down ? panel.height : panel.width, 1);
-    const legibility = fit >= READABLE_SCALE ? fit : -1 + (across ? 0.5 : 0) - Math.min(panels, 9) * 0.05;
-    const score = legibility - layout.crossings * 0.002 + (candidate.sinksLast ? 0.02 : 0) + (down === panel.height > panel.width ? 0.01 : 0);
+    const alongLonger = down === panel.height > panel.width;
+    // Dragged, it goes along the panel's longer side unless the other way is three panels shorter.
+    const legibility = fit >= READABLE_SCALE ? fit : -1 + (across ? 0.5 : 0) - Math.min(panels, 9) * 0.05 + (alongLonger ? 0.15 : 0);
+    const score = legibility - layout.crossings * 0.002 + (candidate.sinksLast ? 0.02 : 0) + (alongLonger ? 0.01 : 0);
     if (score > bestScore) {
       best = layout;
       bestCandidate = candidate;
