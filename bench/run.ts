@@ -4,6 +4,7 @@
  *     node --import tsx bench/run.ts [--sizes 1000,10000,50000] [--quick] [--json] [--rounds N]
  *                                    [--no-peer] [--peer-timeout SECONDS] [--keep] [--out FILE] [--profile DIR]
  *     node --import tsx bench/run.ts --planner [planner options]     the planner's figures (bench/planner.ts)
+ *     node --import tsx bench/run.ts --graph [graph options]         the graph's layout engines (bench/graph.ts)
  *
  * For each size it writes a workspace of skills and its Markdown twin (bench/workspace.ts) into a temp folder,
  * then drives the built server (`dist/server.js --stdio`; build it with `node esbuild.mjs`) and the peer
@@ -64,6 +65,8 @@ interface Args {
   readonly profile: string | undefined;
   /** Then runs bench/planner.ts (not with --quick, --json or --no-planner). */
   readonly planner: boolean;
+  /** Then runs bench/graph.ts (not with --quick, --json or --no-graph). */
+  readonly graph: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -77,24 +80,26 @@ function parseArgs(argv: readonly string[]): Args {
   let out: string | undefined;
   let profile: string | undefined;
   let planner = true;
+  let graph = true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--quick") quick = true;
     else if (arg === "--json") json = true;
     else if (arg === "--no-peer") peer = false;
     else if (arg === "--no-planner") planner = false;
+    else if (arg === "--no-graph") graph = false;
     else if (arg === "--keep") keep = true;
     else if (arg === "--sizes") sizes = (argv[++i] ?? "").split(",").map((size) => Number(size.replace(/_/g, "").replace(/k$/i, "000")));
     else if (arg === "--rounds") rounds = Number(argv[++i]);
     else if (arg === "--peer-timeout") peerTimeoutMs = Number(argv[++i]) * 1000;
     else if (arg === "--out") out = path.resolve(argv[++i] ?? "bench.json");
     else if (arg === "--profile") profile = path.resolve(argv[++i] ?? "profiles");
-    else throw new Error(`Unknown argument ${arg}. Options: --sizes 1000,10000 --quick --json --rounds N --no-peer --peer-timeout SECONDS --keep --out FILE --profile DIR --no-planner --planner`);
+    else throw new Error(`Unknown argument ${arg}. Options: --sizes 1000,10000 --quick --json --rounds N --no-peer --peer-timeout SECONDS --keep --out FILE --profile DIR --no-planner --planner --no-graph --graph`);
   }
   if (quick) sizes = [1000];
   if (sizes.some((size) => !Number.isInteger(size) || size < 20)) throw new Error("--sizes wants whole numbers of at least 20, comma-separated.");
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds > 0)) throw new Error("--rounds wants a whole number of at least 1.");
-  return { sizes, quick, json, rounds: rounds ?? (quick ? 3 : 9), peer, peerTimeoutMs, keep, out, profile, planner: planner && !quick && !json };
+  return { sizes, quick, json, rounds: rounds ?? (quick ? 3 : 9), peer, peerTimeoutMs, keep, out, profile, planner: planner && !quick && !json, graph: graph && !quick && !json };
 }
 
 /** Our figures: the shared operations, and those only we have. */
@@ -574,6 +579,11 @@ async function main(): Promise<void> {
     process.exitCode = await runPlannerBench(argv.filter((_, i) => i !== plannerAt));
     return;
   }
+  const graphAt = argv.indexOf("--graph");
+  if (graphAt !== -1) {
+    process.exitCode = await runBenchModule("graph.ts", argv.filter((_, i) => i !== graphAt));
+    return;
+  }
   const args = parseArgs(argv);
   if (!existsSync(SERVER)) throw new Error("dist/server.js is missing: build it first with `node esbuild.mjs`.");
   if (args.peer && !peerInstalled()) log(`Installing the peer, ${PEER.name}@${PEER.version}, once into ${PEER_CACHE} (SKILL_LSP_PEER_CACHE)…`);
@@ -631,6 +641,17 @@ async function main(): Promise<void> {
     // One thread: the generated model is too small to share among threads (two are slower on it, not faster).
     process.exitCode = await runPlannerBench(["--threads", "1", "--runs", "8"]);
   }
+  // The graph panel's layout engines (bench/graph.ts).
+  if (args.graph && !process.exitCode) {
+    console.log("");
+    process.exitCode = await runBenchModule("graph.ts", []);
+  }
+}
+
+/** Another bench module in its own process, its output inline. */
+async function runBenchModule(file: string, args: readonly string[]): Promise<number> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, file), ...args], { stdio: "inherit" });
+  return new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
 }
 
 /** bench/planner.ts in its own process (node-llama-cpp's threads stay out of the server figures). */
