@@ -5,10 +5,9 @@
  * dropped, light suffix stemming (`meetings` → `meet`). It depends on the two summaries only, never on the rest
  * of the workspace, so a change to one summary changes only the pairs it is in.
  *
- * Finding the pairs is all-pairs similarity search, O(n²) if done naively. {@link SimilarityIndex} keeps an
- * inverted index from the rarest terms of each summary to the summaries and answers one summary's neighbours
- * by reading only its own rarest terms' posting lists (prefix filtering: a pair at or above the threshold must
- * share one of them), then bounds each candidate's overlap from typed arrays before computing its score.
+ * Finding the pairs is all-pairs similarity search, O(n²) if done naively. {@link SimilarityIndex} is exact and
+ * answers one summary's neighbours by reading the posting lists of a few small subsets of its rarest terms
+ * (prefix filtering on term pairs and triples), then bounds each candidate's overlap before computing its score.
  */
 import type { CoreDiagnostic } from "./diagnostics.js";
 import { DiagnosticCodes } from "./diagnostics.js";
@@ -117,8 +116,8 @@ interface Group {
   readonly signature: string;
   /** Term ids, sorted ascending (for merging). */
   readonly terms: Int32Array;
-  /** The term ids indexed for this group: its first terms in the index's term order (see {@link SimilarityIndex}). */
-  readonly prefix: Int32Array;
+  /** The term ids in the index's term order, rarest first (see {@link SimilarityIndex}). */
+  readonly ordered: Int32Array;
   readonly members: Set<string>;
   /** The members in key order, made when first asked for after a change. */
   sorted: string[] | undefined;
@@ -132,14 +131,24 @@ export interface Closest {
   readonly total: number;
 }
 
+/** Subsets of this many terms key the posting lists, by the size of the larger summary of a pair (see {@link SimilarityIndex}). */
+function subsetSize(largerSize: number): number {
+  return largerSize <= 10 ? 3 : largerSize <= 24 ? 2 : 1;
+}
+
 /**
- * The summaries under comparison, by key, found by prefix filtering (the AllPairs family of similarity joins).
- * Terms have one fixed order, rarest first. A pair at or above the threshold t shares a term among the first
- * n − ⌈t²n⌉ + 1 terms of each side (n its term count): a partner with m terms has m ≥ t²n, since the cosine is
- * at most √(min/max), so the pair shares at least t·√(nm) ≥ t²n terms, and two sets that share k terms share
- * one among the first n − k + 1 of each in any common order. So only those prefixes are indexed and probed; a
- * common word is rarely in a prefix, so its posting list stays short. Any fixed order is correct; `build` ranks
- * terms by frequency once, and a term first seen later is ranked before all others, as a new word is rare.
+ * The summaries under comparison, by key, found by prefix filtering (the AllPairs family of similarity joins),
+ * generalised from single terms to term subsets. Terms have one fixed order, rarest first. A pair of sizes n and
+ * m at or above the threshold t shares s ≥ r = ⌈t·√(nm)⌉ terms; its first c shared terms in that order lie among
+ * the first n − r + c terms of one side and the first m − r + c of the other, since each side has at most n − s
+ * (m − s) other terms before them. So each summary is indexed under the c-subsets of its first terms, with the
+ * place of the last, and probes the same subsets of its own: a pair shares at least one such key, and a key
+ * whose terms lie too deep for the pair's sizes is skipped. With c = 1 (plain prefix filtering) a summary of
+ * common words probes long lists of everything holding one of them, which made a workspace whose summaries share
+ * a small vocabulary quadratic; pairs and triples of terms are rare even when their words are not. Short
+ * summaries use triples, longer ones pairs or single terms (their subsets would be too many); c is a function of
+ * the pair's sizes, so both sides agree. Any fixed order is correct; `build` ranks terms by frequency once, and a
+ * term first seen later is ranked before all others, as a new word is rare.
  *
  * Summaries with the same terms form one group, compared once: 10,000 copies of a template summary are one
  * entry, not 50 million pairs. Group ids are dense integers and posting lists plain arrays, so candidates are
@@ -156,10 +165,16 @@ export class SimilarityIndex {
   readonly #rank: number[] = [];
   /** By term id: the one bit of 64 that stands for it in a signature. */
   readonly #bits: number[] = [];
-  /** By term id: the groups whose prefix holds the term, as pairs (group id, the term's place in its order). */
-  readonly #postings: number[][] = [];
+  /**
+   * By subset size c (1 to 3), then summary size, then subset key: the groups of that size indexed under it, as
+   * pairs (group id, place of its last term). Split by size, a probe reads only the lists of partner sizes it can
+   * meet, each with the prefix that size needs.
+   */
+  readonly #postings: Map<number, Map<number, number[]>>[] = [new Map(), new Map(), new Map(), new Map()];
+  /** By summary size: for each subset size c, how many of its first terms it indexes and probes (0: none). */
+  readonly #prefixes = new Map<number, Int32Array>();
   #nextRank = -1;
-  /** By group id: its term count; the last query that saw it. */
+  /** By group id: its term count; the last query that accepted it. */
   #sizes = new Int32Array(64);
   #marks = new Int32Array(64);
   /** By group id, two 32-bit words: the bits of its terms, an upper bound on what it shares with a probe. */
@@ -214,9 +229,9 @@ export class SimilarityIndex {
   #addGroup(signature: string, terms: Int32Array, ids: number[]): Group {
     const n = terms.length;
     const rank = this.#rank;
-    const prefix = Int32Array.from(ids.sort((a, b) => (rank[a] as number) - (rank[b] as number)).slice(0, n - Math.ceil(this.#threshold * this.#threshold * n - EPSILON) + 1));
+    const ordered = Int32Array.from(ids.sort((a, b) => (rank[a] as number) - (rank[b] as number)));
     const id = this.#freeIds.pop() ?? this.#byId.length;
-    const group: Group = { id, signature, terms, prefix, members: new Set(), sorted: undefined };
+    const group: Group = { id, signature, terms, ordered, members: new Set(), sorted: undefined };
     this.#groups.set(signature, group);
     this.#byId[id] = group;
     if (id >= this.#marks.length) {
@@ -240,14 +255,18 @@ export class SimilarityIndex {
     }
     this.#signatures[2 * id] = low;
     this.#signatures[2 * id + 1] = high;
-    prefix.forEach((term, place) => this.#postings[term]?.push(id, place));
+    this.#eachIndexKey(group, (postings, key, place) => {
+      const posting = postings.get(key);
+      if (posting) posting.push(id, place);
+      else postings.set(key, [id, place]);
+    });
     return group;
   }
 
   #removeGroup(group: Group): void {
-    for (const term of group.prefix) {
-      const posting = this.#postings[term];
-      if (!posting) continue;
+    this.#eachIndexKey(group, (postings, key) => {
+      const posting = postings.get(key);
+      if (!posting) return;
       for (let at = 0; at < posting.length; at += 2) {
         if (posting[at] !== group.id) continue;
         posting[at] = posting[posting.length - 2] as number;
@@ -255,10 +274,41 @@ export class SimilarityIndex {
         posting.length -= 2;
         break;
       }
-    }
+      if (posting.length === 0) postings.delete(key);
+    });
     this.#groups.delete(group.signature);
     this.#byId[group.id] = undefined;
     this.#freeIds.push(group.id);
+  }
+
+  /** For each subset size c, how many of its first terms a summary of n terms indexes: the most any partner size needs. */
+  #prefixesOf(n: number): Int32Array {
+    let prefixes = this.#prefixes.get(n);
+    if (prefixes) return prefixes;
+    prefixes = new Int32Array(4);
+    const t = this.#threshold;
+    const lowest = Math.max(MIN_SUMMARY_TERMS, Math.ceil(t * t * n - EPSILON));
+    const highest = Math.floor(n / (t * t) + EPSILON);
+    for (let m = lowest; m <= highest; m++) {
+      const { shared, c } = pairNeeds(t, n, m);
+      prefixes[c] = Math.max(prefixes[c] as number, n - shared + c);
+    }
+    this.#prefixes.set(n, prefixes);
+    return prefixes;
+  }
+
+  /** Calls `visit` with the posting lists, key and place of the last term of every subset a group is indexed under. */
+  #eachIndexKey(group: Group, visit: (postings: Map<number, number[]>, key: number, place: number) => void): void {
+    const n = group.ordered.length;
+    const prefixes = this.#prefixesOf(n);
+    for (let c = 1; c <= 3; c++) {
+      if ((prefixes[c] as number) === 0) continue;
+      const bySize = this.#postings[c] as Map<number, Map<number, number[]>>;
+      let postings = bySize.get(n);
+      if (!postings) bySize.set(n, (postings = new Map()));
+      const lists = postings;
+      eachSubset(group.ordered, prefixes[c] as number, c, (key, place) => visit(lists, key, place));
+    }
   }
 
   /** Every key whose summary scores at or above the threshold with this key's, closest first (then by key). */
@@ -312,16 +362,14 @@ export class SimilarityIndex {
 
   /**
    * Calls `found` once for each other group at or above the threshold, in no particular order. Each candidate
-   * is judged on sight from typed arrays, without reading its terms: its size; PPJoin's positional filter (met
-   * first at place i of this group's order and place j of its own, it shares at most 1 + min(n − i − 1,
-   * m − j − 1) terms, since shared terms before those places would have met earlier); and its 64-bit signature
-   * (it shares at most the terms of this group whose bit it has). Only the few left are compared term by term.
+   * met in a posting list is judged on sight from typed arrays, without reading its terms: its size and the
+   * subset size c the pair uses; the places of the key's last term on both sides (within n − r + c and
+   * m − r + c, see the class comment); and its 64-bit signature (it shares at most the terms of this group whose
+   * bit it has). Only the few left are compared term by term.
    */
   #scan(group: Group, found: (other: Group, score: number) => void): void {
     const t = this.#threshold;
-    const t2 = t * t;
     const n = group.terms.length;
-    const sizes = this.#sizes;
     const marks = this.#marks;
     const signatures = this.#signatures;
     const words = new Int32Array(n);
@@ -331,26 +379,32 @@ export class SimilarityIndex {
       words[k] = bit < 32 ? 0 : 1;
       masks[k] = 1 << bit % 32;
     });
+    const lowest = Math.max(MIN_SUMMARY_TERMS, Math.ceil(t * t * n - EPSILON));
+    const highest = Math.floor(n / (t * t) + EPSILON);
     const stamp = ++this.#stamp;
     marks[group.id] = stamp;
     const candidates: number[] = [];
-    for (let i = 0; i < group.prefix.length; i++) {
-      const posting = this.#postings[group.prefix[i] as number] ?? [];
-      for (let k = 0; k < posting.length; k += 2) {
-        const id = posting[k] as number;
-        if (marks[id] === stamp) continue;
-        marks[id] = stamp;
-        const m = sizes[id] as number;
-        // Cosine ≥ t needs t²n ≤ m ≤ n/t² and an overlap of at least t·√(nm).
-        if (m < t2 * n - EPSILON || t2 * m > n + EPSILON) continue;
-        const needed = t * Math.sqrt(n * m) - EPSILON;
-        if (1 + Math.min(n - i - 1, m - (posting[k + 1] as number) - 1) < needed) continue;
-        let possible = 0;
-        for (let b = 0; b < n; b++) if ((signatures[2 * id + (words[b] as number)] as number) & (masks[b] as number)) possible++;
-        if (possible >= needed) candidates.push(id);
-      }
+    for (let m = lowest; m <= highest; m++) {
+      const { shared, c } = pairNeeds(t, n, m);
+      const postings = this.#postings[c]?.get(m);
+      if (!postings || postings.size === 0) continue;
+      const deepest = m - shared + c - 1;
+      eachSubset(group.ordered, n - shared + c, c, (key) => {
+        const posting = postings.get(key);
+        if (!posting) return;
+        for (let k = 0; k < posting.length; k += 2) {
+          const id = posting[k] as number;
+          if (marks[id] === stamp || (posting[k + 1] as number) > deepest) continue;
+          let possible = 0;
+          for (let b = 0; b < n; b++) if ((signatures[2 * id + (words[b] as number)] as number) & (masks[b] as number)) possible++;
+          if (possible < shared) continue;
+          marks[id] = stamp;
+          candidates.push(id);
+        }
+      });
     }
     const byId = this.#byId;
+    const t2 = t * t;
     for (const id of candidates) {
       const other = byId[id];
       if (!other) continue;
@@ -363,9 +417,8 @@ export class SimilarityIndex {
   #termId(term: string): number {
     let id = this.#termIds.get(term);
     if (id === undefined) {
-      id = this.#postings.length;
+      id = this.#rank.length;
       this.#termIds.set(term, id);
-      this.#postings.push([]);
       this.#rank.push(this.#nextRank--);
       let hash = 2166136261;
       for (let i = 0; i < term.length; i++) hash = Math.imul(hash ^ term.charCodeAt(i), 16777619);
@@ -373,6 +426,40 @@ export class SimilarityIndex {
     }
     return id;
   }
+}
+
+/**
+ * Calls `visit` with the key of every c-subset of the first `length` terms, and the place of the subset's last
+ * term. Keys are small integers (V8 hashes them fastest): a triple keeps 10 bits of each term id, a pair 15, so
+ * subsets of terms past those ids may share a list, a harmless collision since every candidate is checked term
+ * by term.
+ */
+function eachSubset(ordered: Int32Array, length: number, c: number, visit: (key: number, place: number) => void): void {
+  const end = Math.min(length, ordered.length);
+  for (let k = c - 1; k < end; k++) {
+    const last = ordered[k] as number;
+    if (c === 1) {
+      visit(last, k);
+      continue;
+    }
+    for (let j = c - 2; j < k; j++) {
+      const middle = ordered[j] as number;
+      if (c === 2) visit(((middle & 0x7fff) << 15) | (last & 0x7fff), k);
+      else {
+        const tail = ((middle & 0x3ff) << 10) | (last & 0x3ff);
+        for (let i = 0; i < j; i++) visit((((ordered[i] as number) & 0x3ff) << 20) | tail, k);
+      }
+    }
+  }
+}
+
+/**
+ * What a pair of summaries of n and m terms needs: the shared terms for a cosine at or above t, and the size of
+ * the term subsets that find it (never more than it shares).
+ */
+function pairNeeds(t: number, n: number, m: number): { shared: number; c: number } {
+  const shared = Math.min(n, m, Math.max(1, Math.ceil(t * Math.sqrt(n * m) - EPSILON)));
+  return { shared, c: Math.min(subsetSize(Math.max(n, m)), shared) };
 }
 
 /** Keeps the closest `limit` neighbours offered, in order. */
