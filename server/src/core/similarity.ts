@@ -197,15 +197,28 @@ export class SimilarityIndex {
   build(summaries: Iterable<readonly [key: string, summary: string]>): void {
     const all = [...summaries].map(([key, summary]) => [key, summaryTerms(summary)] as const);
     const frequency = new Map<string, number>();
-    for (const [, terms] of all) for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    for (const [, terms] of all) countTerms(terms, frequency);
+    this.rankTerms(frequency);
+    for (const [key, terms] of all) this.#set(key, terms);
+  }
+
+  /**
+   * Ranks the terms not seen before by how many summaries hold each ({@link countTerms}), rarest first: what
+   * {@link build} does before it indexes, for a caller that indexes in steps (with {@link setTerms}).
+   */
+  rankTerms(frequency: ReadonlyMap<string, number>): void {
     const fresh = [...frequency].filter(([term]) => !this.#termIds.has(term)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1));
     for (const [term] of fresh) this.#termId(term);
-    for (const [key, terms] of all) this.#set(key, terms);
   }
 
   /** Adds, replaces or (with undefined) removes the summary under a key. */
   set(key: string, summary: string | undefined): void {
     this.#set(key, summary === undefined ? undefined : summaryTerms(summary));
+  }
+
+  /** {@link set} with the summary's terms already found ({@link summaryTerms}). */
+  setTerms(key: string, terms: readonly string[] | undefined): void {
+    this.#set(key, terms);
   }
 
   #set(key: string, words: readonly string[] | undefined): void {
@@ -335,12 +348,20 @@ export class SimilarityIndex {
   /** {@link closest} for every key, with one query per group of identical summaries rather than one per key. */
   allClosest(limit: number): Map<string, Closest> {
     const all = new Map<string, Closest>();
-    for (const group of this.#groups.values()) {
-      const others: [Group, number][] = [];
-      this.#scan(group, (other, score) => others.push([other, score]));
-      for (const key of group.members) all.set(key, this.#closestOf(key, group, others, limit));
-    }
+    for (const group of this.#groups.values()) this.#groupClosest(group, limit, all);
     return all;
+  }
+
+  /** {@link closest} for the key and every other key with the same terms, at the cost of one query, into `into`. */
+  closestOfGroup(key: string, limit: number, into: Map<string, Closest>): void {
+    const group = this.#groupOf.get(key);
+    if (group) this.#groupClosest(group, limit, into);
+  }
+
+  #groupClosest(group: Group, limit: number, into: Map<string, Closest>): void {
+    const others: [Group, number][] = [];
+    this.#scan(group, (other, score) => others.push([other, score]));
+    for (const key of group.members) into.set(key, this.#closestOf(key, group, others, limit));
   }
 
   #closestOf(key: string, group: Group, others: readonly (readonly [Group, number])[], limit: number): Closest {
@@ -462,6 +483,11 @@ function pairNeeds(t: number, n: number, m: number): { shared: number; c: number
   return { shared, c: Math.min(subsetSize(Math.max(n, m)), shared) };
 }
 
+/** Adds one summary's terms to a count of how many summaries hold each term. */
+export function countTerms(terms: readonly string[], into: Map<string, number>): void {
+  for (const term of terms) into.set(term, (into.get(term) ?? 0) + 1);
+}
+
 /** Keeps the closest `limit` neighbours offered, in order. */
 class Nearest {
   readonly closest: SimilarNeighbour[] = [];
@@ -518,33 +544,137 @@ function menuKey(skill: SkillFile | undefined): string | undefined {
 const LIMIT = MAX_SIMILAR_REPORTED + 1;
 
 /**
- * The `menu-similar` diagnostics of a namespace, computed lazily: nothing is indexed until the first skill that
- * competes on the menu is diagnosed; from then on the index follows every change. A change answers the skills
- * whose diagnostics it may change: the changed skill's neighbours before and after, nobody else.
+ * The `menu-similar` diagnostics of a namespace. Nothing is indexed until asked: by the first skill that
+ * competes on the menu being diagnosed (then the whole index is built at once), or by {@link start}, which
+ * builds it in steps ({@link advance}) while every other diagnostic is answered without it. Until it is ready
+ * no skill has a `menu-similar` warning; from then on the index follows every change, and a change answers the
+ * skills whose diagnostics it may change: the changed skill's neighbours before and after, nobody else.
  */
 export class MenuCompetition {
   readonly #skills: () => Iterable<SkillFile>;
+  readonly #lookup: (uri: string) => SkillFile | undefined;
   readonly #index = new SimilarityIndex();
   /** Each competing skill's closest neighbours, until a change near it. */
   readonly #closest = new Map<string, Closest>();
-  #active = false;
+  #state: "idle" | "deferred" | "building" | "ready" = "idle";
+  /** While building: the skills still to read, then to index (their terms), then to query. */
+  #toRead: string[] = [];
+  readonly #toIndex = new Map<string, readonly string[] | undefined>();
+  /** While reading: how many summaries hold each term, for the term order. */
+  #frequency = new Map<string, number>();
+  #toQuery: string[] = [];
+  #phase: "read" | "rank" | "index" | "query" = "read";
+  #cursor = 0;
 
-  /** `skills` lists the namespace's skills when the index is first needed. */
-  constructor(skills: () => Iterable<SkillFile>) {
+  /** `skills` lists the namespace's skills when the index is first needed; `lookup` finds one by URI. */
+  constructor(skills: () => Iterable<SkillFile>, lookup: (uri: string) => SkillFile | undefined) {
     this.#skills = skills;
+    this.#lookup = lookup;
+  }
+
+  /** True once every pair is known: from then on the warnings are complete and kept exact. */
+  get ready(): boolean {
+    return this.#state === "ready";
+  }
+
+  /** Until {@link start}, diagnosing a skill builds nothing: its warnings are left out rather than computed on the spot. */
+  defer(): void {
+    if (this.#state === "idle") this.#state = "deferred";
+  }
+
+  /** Begins building the index in steps over the namespace's skills as they are now (later changes are followed). */
+  start(): void {
+    if (this.#state !== "idle" && this.#state !== "deferred") return;
+    this.#state = "building";
+    this.#phase = "read";
+    this.#toRead = [];
+    for (const skill of this.#skills()) if (competesOnMenu(skill)) this.#toRead.push(skill.uri);
+    this.#cursor = 0;
+  }
+
+  /**
+   * Does about `units` units of the building (a unit: one summary read, indexed or queried). Answers undefined
+   * while there is more to do; once the index is ready, the URIs of the skills that now have warnings.
+   */
+  advance(units: number): Set<string> | undefined {
+    if (this.#state !== "building") return this.#state === "ready" ? new Set() : undefined;
+    let budget = units;
+    while (budget > 0) {
+      if (this.#phase === "read") {
+        const uri = this.#toRead[this.#cursor++];
+        if (uri === undefined) {
+          this.#phase = "rank";
+          continue;
+        }
+        budget--;
+        // A change since the start already put the skill's current terms in.
+        if (this.#toIndex.has(uri)) continue;
+        const terms = termsOf(this.#lookup(uri));
+        this.#toIndex.set(uri, terms);
+        if (terms) countTerms(terms, this.#frequency);
+      } else if (this.#phase === "rank") {
+        this.#toRead = [];
+        budget -= Math.ceil(this.#frequency.size / 64);
+        this.#index.rankTerms(this.#frequency);
+        this.#frequency = new Map();
+        this.#phase = "index";
+      } else if (this.#phase === "index") {
+        const next = this.#toIndex.entries().next();
+        if (next.done) {
+          this.#phase = "query";
+          this.#toQuery = [];
+          for (const skill of this.#skills()) if (this.#index.has(skill.uri)) this.#toQuery.push(skill.uri);
+          this.#cursor = 0;
+          continue;
+        }
+        budget--;
+        const [uri, terms] = next.value;
+        this.#toIndex.delete(uri);
+        this.#index.setTerms(uri, terms);
+      } else {
+        const uri = this.#toQuery[this.#cursor++];
+        if (uri === undefined) return this.#finish();
+        if (this.#closest.has(uri)) continue;
+        budget--;
+        this.#index.closestOfGroup(uri, LIMIT, this.#closest);
+      }
+    }
+    return undefined;
+  }
+
+  /** The building's end: the skills with a warning to show. */
+  #finish(): Set<string> {
+    this.#state = "ready";
+    this.#toQuery = [];
+    const warned = new Set<string>();
+    for (const [uri, found] of this.#closest) if (found.total > 0) warned.add(uri);
+    return warned;
   }
 
   /** Follows a skill's change (undefined: absent before, or removed). Answers the other URIs to diagnose again. */
   change(uri: string, previous: SkillFile | undefined, next: SkillFile | undefined): string[] {
-    if (!this.#active) return [];
+    if (this.#state === "idle" || this.#state === "deferred") return [];
     const before = menuKey(previous);
     const after = menuKey(next);
     if (before === after) return [];
+    if (this.#state === "building" && (this.#phase === "read" || this.#phase === "rank" || !this.#index.has(uri))) {
+      // Not indexed yet: the current terms wait their turn (a skill removed waits as nothing).
+      if (this.#phase === "read" || this.#phase === "rank" || this.#phase === "index") {
+        this.#toIndex.set(uri, after === undefined ? undefined : termsOf(next));
+        return [];
+      }
+    }
     const affected = new Set(this.#index.neighbours(uri).map((neighbour) => neighbour.key));
     this.#index.set(uri, after === undefined ? undefined : next?.summary);
     for (const neighbour of this.#index.neighbours(uri)) affected.add(neighbour.key);
     this.#closest.delete(uri);
     for (const key of affected) this.#closest.delete(key);
+    if (this.#state === "building") {
+      // Queried again in its turn (a new skill joins the queue); nobody shows a warning before the end.
+      if (after !== undefined) this.#toQuery.push(uri);
+      for (const key of affected) this.#toQuery.push(key);
+      return [];
+    }
     affected.delete(uri);
     return [...affected];
   }
@@ -552,7 +682,8 @@ export class MenuCompetition {
   /** The skill's `menu-similar` warnings, one per close neighbour (at most {@link MAX_SIMILAR_REPORTED}). */
   diagnose(skill: SkillFile, lookup: (uri: string) => SkillFile | undefined): CoreDiagnostic[] {
     if (!competesOnMenu(skill)) return [];
-    this.#activate();
+    if (this.#state === "idle") this.#activate();
+    if (this.#state !== "ready") return [];
     let found = this.#closest.get(skill.uri);
     if (!found) {
       found = this.#index.closest(skill.uri, LIMIT);
@@ -583,12 +714,15 @@ export class MenuCompetition {
   }
 
   #activate(): void {
-    if (this.#active) return;
-    this.#active = true;
+    this.#state = "ready";
     const summaries: [string, string][] = [];
     for (const skill of this.#skills()) if (competesOnMenu(skill)) summaries.push([skill.uri, skill.summary ?? ""]);
     this.#index.build(summaries);
     // One query per group of identical summaries fills every skill's neighbours: diagnosing a whole workspace then reads them.
     for (const [uri, found] of this.#index.allClosest(LIMIT)) this.#closest.set(uri, found);
   }
+}
+
+function termsOf(skill: SkillFile | undefined): readonly string[] | undefined {
+  return competesOnMenu(skill) ? summaryTerms(skill.summary ?? "") : undefined;
 }
