@@ -36,6 +36,7 @@ import {
   type SkillSettings,
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, MoveDetector, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
+import { ListedWorkspace } from "../node/listedWorkspace.js";
 import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
@@ -67,6 +68,9 @@ import { VERSION } from "../version.js";
 
 /** How long a rename this server answered is expected to come back as a file rename from the client. */
 const EXPECTED_RENAME_MS = 60_000;
+
+/** The background comparison of the menu's summaries works this long at a time before it lets requests in. */
+const MENU_SIMILARITY_SLICE_MS = 8;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
@@ -107,6 +111,8 @@ export class SkillServer {
   #fileEvents = false;
   #completion: CompletionOptions = { snippets: true, defaultEditRange: false };
   #indexing = false;
+  /** While folders are being read: their listing, once made, for the open editors' diagnostics ahead of the rest. */
+  #listing: Promise<ListedWorkspace> | undefined;
   #pendingStatus: ReturnType<typeof setTimeout> | undefined;
   /** `indexing` as the last status said it; undefined before the first. */
   #statusSentIndexing: boolean | undefined;
@@ -128,6 +134,8 @@ export class SkillServer {
 
   constructor(connection: Connection) {
     this.#connection = connection;
+    // Built in the background once the workspace is read: no answer waits for the menu-similar warnings.
+    this.#namespace.deferMenuSimilarity();
     this.#planner = new PlannerHost({
       namespace: this.#namespace,
       folders: () => this.#folders,
@@ -229,8 +237,11 @@ export class SkillServer {
     connection.workspace.onDidDeleteFiles((params) => params.files.forEach((file) => this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Deleted))));
 
     connection.languages.diagnostics.on(async (params) => {
-      await this.#settled();
       const uri = canonicalUri(params.textDocument.uri);
+      const listing = this.#listing;
+      // An open editor's diagnostics need only the files its own handle and its mentions name: read those, not the workspace.
+      if (listing && this.#documents.get(uri)) (await listing).readFor(this.#namespace, uri, (other) => this.#documents.get(other) !== undefined);
+      else await this.#settled();
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
@@ -360,21 +371,57 @@ export class SkillServer {
     if (folders.length === 0) return;
     this.#folders = [...new Set([...this.#folders, ...folders])];
     this.#indexing = true;
-    const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
-    progress?.begin("Indexing skills", 0, undefined, true);
+    let listed: (listing: ListedWorkspace) => void = () => undefined;
+    let listing: ListedWorkspace | undefined;
+    this.#listing = new Promise<ListedWorkspace>((resolve) => (listed = resolve));
+    const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
     const started = Date.now();
-    await loadFolders(
-      this.#namespace,
-      folders,
-      (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
-      () => progress?.token.isCancellationRequested ?? false,
-      (uri) => !this.#documents.get(uri) && this.#isWorkspaceFile(uri),
-    );
-    progress?.done();
+    try {
+      const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
+      progress?.begin("Indexing skills", 0, undefined, true);
+      await loadFolders(this.#namespace, folders, {
+        onProgress: (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
+        isCancelled: () => progress?.token.isCancellationRequested ?? false,
+        shouldRead: (uri) => !isOpen(uri) && this.#isWorkspaceFile(uri) && !listing?.wasRead(uri),
+        onListed: (files) => {
+          listing = new ListedWorkspace(files.filter((file) => this.#isWorkspaceFile(uriFromPath(file))));
+          listing.readConfigs(this.#namespace, isOpen);
+          listed(listing);
+        },
+      });
+      progress?.done();
+    } finally {
+      listed(listing ?? new ListedWorkspace([]));
+      this.#listing = undefined;
+    }
     this.#indexing = false;
     this.#connection.console.info(`Indexed ${this.#namespace.skillCount} skills in ${Date.now() - started} ms.`);
     this.#resultIds.clear();
     this.#afterChange(new Set([...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri)]), true);
+    this.#buildMenuSimilarity();
+  }
+
+  /**
+   * Builds the menu-similar warnings after the index, a few milliseconds at a time between the requests: every
+   * other answer comes first. When they are ready, the skills that gained one are diagnosed again.
+   */
+  #buildMenuSimilarity(): void {
+    if (this.#namespace.menuSimilarityReady) return;
+    this.#namespace.startMenuSimilarity();
+    const started = Date.now();
+    const step = () => {
+      const until = performance.now() + MENU_SIMILARITY_SLICE_MS;
+      let warned: Set<string> | undefined;
+      do warned = this.#namespace.advanceMenuSimilarity(64);
+      while (warned === undefined && performance.now() < until);
+      if (warned === undefined) {
+        setImmediate(step);
+        return;
+      }
+      this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning.`);
+      this.#afterChange(warned, true);
+    };
+    setImmediate(step);
   }
 
   #removeFolder(folder: string): void {

@@ -104,7 +104,7 @@ const DECODER = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
  * `readWorkspaceFile` done synchronously, for the first index: four thread-pool round trips per file cost more
  * than reading a page of text, so a folder of 10,000 skills read three times slower. Same answers, same limits.
  */
-function readWorkspaceFileSync(filePath: string): string | undefined {
+export function readWorkspaceFileSync(filePath: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -121,15 +121,24 @@ function readWorkspaceFileSync(filePath: string): string | undefined {
   }
 }
 
+/** What {@link loadFolders} can be told besides the folders. */
+export interface LoadOptions {
+  readonly onProgress?: (done: number, total: number) => void;
+  readonly isCancelled?: () => boolean;
+  /** False for a file the namespace must not take from the disk (open in an editor, or read already). */
+  readonly shouldRead?: (uri: string) => boolean;
+  /**
+   * Called with every file found, before any is read: the names alone say which skills exist (a handle is a
+   * file or folder name), so whoever needs an answer early can read the few files it depends on first.
+   */
+  readonly onListed?: (files: readonly string[]) => void;
+}
+
 /** Reads every skill and `skills.json` in the folders into the namespace. Answers the number of files read. */
-export async function loadFolders(
-  namespace: Namespace,
-  folders: readonly string[],
-  onProgress?: (done: number, total: number) => void,
-  isCancelled?: () => boolean,
-  shouldRead: (uri: string) => boolean = () => true,
-): Promise<number> {
+export async function loadFolders(namespace: Namespace, folders: readonly string[], options: LoadOptions = {}): Promise<number> {
+  const { onProgress, isCancelled, shouldRead = () => true, onListed } = options;
   const files = (await Promise.all(folders.map(findWorkspaceFiles))).flat();
+  onListed?.(files);
   let done = 0;
   const batch = 64;
   for (let i = 0; i < files.length; i += batch) {
@@ -137,12 +146,12 @@ export async function loadFolders(
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     if (isCancelled?.()) break;
     const slice = files.slice(i, i + batch);
-    const texts = slice.map(readWorkspaceFileSync);
-    slice.forEach((file, index) => {
-      const text = texts[index];
+    for (const file of slice) {
       const uri = uriFromPath(file);
-      if (text !== undefined && shouldRead(uri)) namespace.set(uri, text);
-    });
+      if (!shouldRead(uri)) continue;
+      const text = readWorkspaceFileSync(file);
+      if (text !== undefined) namespace.set(uri, text);
+    }
     done += slice.length;
     onProgress?.(done, files.length);
   }
