@@ -44,6 +44,8 @@ export interface GeneratedWorkspace {
   readonly totalMentions: number;
   readonly danglingMentions: number;
   readonly bytes: number;
+  /** Each file's summary, in the order of `handles`. */
+  readonly summaries: readonly string[];
 }
 
 
@@ -399,6 +401,7 @@ export async function generateWorkspaces(root: string, count: number, seed = 202
     totalMentions: total,
     danglingMentions: dangling,
     bytes,
+    summaries: model.handles.map((_, i) => `${model.summaries[i] ?? ""}${model.summaryMention[i] ? ` with @${model.summaryMention[i]}` : ""}`),
   };
 }
 
@@ -419,6 +422,19 @@ export interface ColdFigures {
   readonly files: number;
   /** Dangling references reported: unknown mentions (ours), broken file links (the peer's). */
   readonly dangling: number;
+}
+
+/** Editors open as the server starts: spawn to the diagnostics of every one of them. */
+export interface OpenEditorsFigures {
+  readonly ms: number;
+  /** Dangling references the servers reported in those files, and how many their texts hold. */
+  readonly dangling: number;
+  readonly expected: number;
+}
+
+/** The files a restored window has open: 50 ordinary ones, the same for both servers. */
+export function openEditorHandles(workspace: GeneratedWorkspace): string[] {
+  return workspace.handles.slice(10, 60);
 }
 
 /**

@@ -568,6 +568,7 @@ export class MenuCompetition {
   #frequency = new Map<string, number>();
   #toQuery: string[] = [];
   #phase: "read" | "rank" | "index" | "query" = "read";
+  #indexing: IterableIterator<[string, readonly string[] | undefined]> | undefined;
   #cursor = 0;
 
   /** `skills` lists the namespace's skills when the index is first needed; `lookup` finds one by URI. */
@@ -623,8 +624,11 @@ export class MenuCompetition {
         this.#frequency = new Map();
         this.#phase = "index";
       } else if (this.#phase === "index") {
-        const next = this.#toIndex.entries().next();
+        // One live iterator: a skill deleted once visited and set again by a change comes round again at the end.
+        this.#indexing ??= this.#toIndex.entries();
+        const next = this.#indexing.next();
         if (next.done) {
+          this.#indexing = undefined;
           this.#phase = "query";
           this.#toQuery = [];
           for (const skill of this.#skills()) if (this.#index.has(skill.uri)) this.#toQuery.push(skill.uri);

@@ -37,7 +37,7 @@ import {
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, MoveDetector, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
 import { ListedWorkspace } from "../node/listedWorkspace.js";
-import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
+import { canonicalUri, listFolders, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { quickFixes } from "../service/codeActions.js";
@@ -70,7 +70,9 @@ import { VERSION } from "../version.js";
 const EXPECTED_RENAME_MS = 60_000;
 
 /** The background comparison of the menu's summaries works this long at a time before it lets requests in. */
-const MENU_SIMILARITY_SLICE_MS = 8;
+const MENU_SIMILARITY_SLICE_MS = 1;
+/** Turns of the event loop it gives away between slices. */
+const MENU_SIMILARITY_YIELD_TURNS = 8;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
@@ -113,6 +115,8 @@ export class SkillServer {
   #indexing = false;
   /** While folders are being read: their listing, once made, for the open editors' diagnostics ahead of the rest. */
   #listing: Promise<ListedWorkspace> | undefined;
+  /** The workspace folders' listing, started as soon as `initialize` names them. */
+  #firstListing: { readonly folders: readonly string[]; readonly files: Promise<readonly string[]> } | undefined;
   #pendingStatus: ReturnType<typeof setTimeout> | undefined;
   /** `indexing` as the last status said it; undefined before the first. */
   #statusSentIndexing: boolean | undefined;
@@ -334,6 +338,8 @@ export class SkillServer {
     this.#completion = { snippets: this.#client.snippets, defaultEditRange: this.#client.defaultEditRange };
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
+    this.#firstListing = { folders, files: listFolders(folders) };
+    this.#firstListing.files.catch(() => undefined);
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
       serverInfo: { name: "skill-lsp", version: VERSION },
@@ -379,12 +385,16 @@ export class SkillServer {
     try {
       const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
       progress?.begin("Indexing skills", 0, undefined, true);
+      // The first load takes the listing started at `initialize`, if it is of the same folders.
+      const first = this.#firstListing;
+      this.#firstListing = undefined;
       await loadFolders(this.#namespace, folders, {
+        listing: first?.folders === folders ? first.files : undefined,
         onProgress: (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
         isCancelled: () => progress?.token.isCancellationRequested ?? false,
         shouldRead: (uri) => !isOpen(uri) && this.#isWorkspaceFile(uri) && !listing?.wasRead(uri),
         onListed: (files) => {
-          listing = new ListedWorkspace(files.filter((file) => this.#isWorkspaceFile(uriFromPath(file))));
+          listing = new ListedWorkspace(files);
           listing.readConfigs(this.#namespace, isOpen);
           listed(listing);
         },
@@ -409,19 +419,20 @@ export class SkillServer {
     if (this.#namespace.menuSimilarityReady) return;
     this.#namespace.startMenuSimilarity();
     const started = Date.now();
-    const step = () => {
-      const until = performance.now() + MENU_SIMILARITY_SLICE_MS;
-      let warned: Set<string> | undefined;
-      do warned = this.#namespace.advanceMenuSimilarity(64);
-      while (warned === undefined && performance.now() < until);
-      if (warned === undefined) {
-        setImmediate(step);
+    void (async () => {
+      for (;;) {
+        // A request takes several turns of the event loop (read, dispatch, answer, write): give it all of them.
+        for (let turn = 0; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+        const until = performance.now() + MENU_SIMILARITY_SLICE_MS;
+        let warned: Set<string> | undefined;
+        do warned = this.#namespace.advanceMenuSimilarity(16);
+        while (warned === undefined && performance.now() < until);
+        if (warned === undefined) continue;
+        this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning.`);
+        this.#afterChange(warned, true);
         return;
       }
-      this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning.`);
-      this.#afterChange(warned, true);
-    };
-    setImmediate(step);
+    })();
   }
 
   #removeFolder(folder: string): void {

@@ -1,4 +1,5 @@
-import { isConfigUri, isSkillUri, handleFromUri, slugKey, type Namespace } from "../core/index.js";
+import * as path from "node:path";
+import { CONFIG_FILE_NAME, SKILL_SUFFIX, slugKey, type Namespace } from "../core/index.js";
 import { readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
 
 /**
@@ -14,16 +15,22 @@ export class ListedWorkspace {
   /** URIs read ahead of the rest. */
   readonly #read = new Set<string>();
 
-  constructor(files: readonly string[]) {
+  /**
+   * `files` as the listing found them (skill files and `skills.json`); `claimedHandle` says which handle a
+   * skill file's path claims (each file format has its rule; by default a `<handle>.skill.md` file's name).
+   */
+  constructor(files: readonly string[], claimedHandle: (file: string) => string | undefined = skillFileHandle) {
     for (const file of files) {
-      const uri = uriFromPath(file);
-      if (isConfigUri(uri)) this.#configs.push(file);
-      else if (isSkillUri(uri)) {
-        const slug = slugKey(handleFromUri(uri));
-        const claimants = this.#claimants.get(slug);
-        if (claimants) claimants.push(file);
-        else this.#claimants.set(slug, [file]);
+      if (file.endsWith(path.sep + CONFIG_FILE_NAME)) {
+        this.#configs.push(file);
+        continue;
       }
+      const handle = claimedHandle(file);
+      if (handle === undefined) continue;
+      const slug = slugKey(handle);
+      const claimants = this.#claimants.get(slug);
+      if (claimants) claimants.push(file);
+      else this.#claimants.set(slug, [file]);
     }
   }
 
@@ -56,4 +63,10 @@ export class ListedWorkspace {
     const text = readWorkspaceFileSync(file);
     if (text !== undefined) namespace.set(uri, text);
   }
+}
+
+/** The handle a `<handle>.skill.md` path claims: its file name without the suffix (a path holds no percent-escapes). */
+export function skillFileHandle(file: string): string | undefined {
+  const name = file.slice(file.lastIndexOf(path.sep) + 1);
+  return name.toLowerCase().endsWith(SKILL_SUFFIX) ? name.slice(0, -SKILL_SUFFIX.length) : undefined;
 }
