@@ -822,7 +822,8 @@ function printGrowth(out: string[], results: readonly SizeResult[]): void {
   if (!first || !last) return;
   out.push("");
   out.push(`== growth with the workspace (skill-lsp, ${last.shape}): ${count(first.count)} → ${count(last.count)} files is ${(last.count / first.count).toFixed(0)}× ==`);
-  const from = results.find((result) => result.count === 10000) ?? first;
+  const tenThousand = results.find((result) => result.count === 10000);
+  const from = tenThousand && tenThousand !== last ? tenThousand : first;
   const slopeLabel = `slope ${count(from.count / 1000)}k→${count(last.count / 1000)}k`;
   out.push(`${"".padEnd(50)}${results.map((result) => count(result.count).padStart(12)).join("")}${"growth".padStart(10)}${slopeLabel.padStart(18)}`);
   for (const [label, pick, format] of GROWTH_ROWS) {
