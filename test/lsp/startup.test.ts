@@ -84,3 +84,33 @@ test("editors opened right after initialize get exact diagnostics before the wor
     removeWorkspace(folder);
   }
 });
+
+test("a client that takes pushed diagnostics gets the open editors' exact diagnostics first too", { timeout: 120_000 }, async () => {
+  const { folder, opened } = writeWorkspace();
+  const whole = new Namespace();
+  await loadFolders(whole, [folder]);
+  const expected = (file: string) =>
+    whole
+      .diagnose(uriOf(file))
+      .filter((diagnostic) => diagnostic.code !== "menu-similar")
+      .map(seen)
+      .sort();
+  const client = await TestClient.start({ folders: [folder], pull: false, awaitIndexing: false });
+  let indexed = false;
+  void client.indexed.then(() => (indexed = true));
+  try {
+    const first = new Map<string, Diagnostic[]>();
+    const uris = opened.map((file) => uriOf(file));
+    for (const file of opened) await client.open(uriOf(file), readFileSync(file, "utf8"));
+    await client.waitFor(() => {
+      for (const uri of uris) if (!first.has(uri) && client.pushed.has(uri)) first.set(uri, client.pushed.get(uri) ?? []);
+      return first.size === uris.length;
+    }, 60_000);
+    assert.equal(indexed, false, "the open editors' diagnostics waited for the whole workspace");
+    opened.forEach((file) => assert.deepEqual((first.get(uriOf(file)) ?? []).map(seen).sort(), expected(file), file));
+    await client.indexed;
+  } finally {
+    await client.stop();
+    removeWorkspace(folder);
+  }
+});

@@ -115,6 +115,8 @@ export class SkillServer {
   #indexing = false;
   /** While folders are being read: their listing, once made, for the open editors' diagnostics ahead of the rest. */
   #listing: Promise<ListedWorkspace> | undefined;
+  /** The same listing once it is made, until the folders are read. */
+  #listed: ListedWorkspace | undefined;
   /** The workspace folders' listing, started as soon as `initialize` names them. */
   #firstListing: { readonly folders: readonly string[]; readonly files: Promise<readonly string[]> } | undefined;
   #pendingStatus: ReturnType<typeof setTimeout> | undefined;
@@ -396,13 +398,17 @@ export class SkillServer {
         onListed: (files) => {
           listing = new ListedWorkspace(files);
           listing.readConfigs(this.#namespace, isOpen);
+          this.#listed = listing;
           listed(listing);
+          // Pushed diagnostics held back for the listing go now.
+          if (this.#pendingPush.size > 0) this.#scheduleFlush();
         },
       });
       progress?.done();
     } finally {
       listed(listing ?? new ListedWorkspace([]));
       this.#listing = undefined;
+      this.#listed = undefined;
     }
     this.#indexing = false;
     this.#connection.console.info(`Indexed ${this.#namespace.skillCount} skills in ${Date.now() - started} ms.`);
@@ -544,14 +550,24 @@ export class SkillServer {
     const connection = this.#connection;
     const othersChanged = this.#othersChanged;
     this.#othersChanged = false;
+    const held = new Set<string>();
     if (!this.#client.pullDiagnostics) {
+      const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
       for (const uri of this.#pendingPush) {
+        // An open editor's diagnostics while the folders are read: from the listing and the files it names, once listed.
+        if (this.#listing && isOpen(uri)) {
+          if (!this.#listed) {
+            held.add(uri);
+            continue;
+          }
+          this.#listed.readFor(this.#namespace, uri, isOpen);
+        }
         const diagnostics = this.#namespace.has(uri) ? this.#diagnosticsOf(uri) : [];
         const version = this.#client.publishVersion ? this.#documents.get(uri)?.version : undefined;
         void connection.sendDiagnostics({ uri, diagnostics, ...(version === undefined ? {} : { version }) });
       }
     }
-    this.#pendingPush.clear();
+    this.#pendingPush = held;
     if (othersChanged) {
       if (this.#client.pullDiagnostics && this.#client.diagnosticRefresh) connection.languages.diagnostics.refresh();
       if (this.#client.semanticTokens && this.#client.semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
