@@ -133,8 +133,8 @@ export interface Closest {
 
 /**
  * Subsets of this many terms key the posting lists, by the size of the larger summary of a pair (see
- * {@link SimilarityIndex}). Measured on the 10,000 summaries of the bench's realistic and worst workspaces: triples for short summaries
- * read fewer entries but held half as much memory again in their lists, for no less time.
+ * {@link SimilarityIndex}). Measured on the 10,000 summaries of the bench's realistic and worst workspaces:
+ * triples for short summaries read fewer entries but held half as much memory again, for no less time.
  */
 function subsetSize(largerSize: number): number {
   return largerSize <= 24 ? 2 : 1;
@@ -151,8 +151,8 @@ function subsetSize(largerSize: number): number {
  * common words probes long lists of everything holding one of them, which made a workspace whose summaries share
  * a small vocabulary read lists of nearly every summary; a pair of terms is rarer than either. Summaries of
  * more than 24 terms use single terms (their pairs would be too many); c is a function of the pair's sizes, so
- * both sides agree. Any fixed order is correct; `build` ranks terms by frequency once, and a
- * term first seen later is ranked before all others, as a new word is rare.
+ * both sides agree. Any fixed order is correct; `build` ranks terms by frequency once, and a term first seen
+ * later is ranked before all others, as a new word is rare.
  *
  * Summaries with the same terms form one group, compared once: 10,000 copies of a template summary are one
  * entry, not 50 million pairs. Group ids are dense integers and posting lists plain arrays, so candidates are
@@ -170,16 +170,15 @@ export class SimilarityIndex {
   /** By term id: the one bit of 64 that stands for it in a signature. */
   readonly #bits: number[] = [];
   /**
-   * By subset size c (1 or 2; 3 is allowed), then summary size, then subset key: the groups of that size indexed under it, as
-   * pairs (group id, place of its last term). Split by size, a probe reads only the lists of partner sizes it can
-   * meet, each with the prefix that size needs.
+   * By subset size c (1 to 3), then summary size, then subset key: the groups of that size indexed under it,
+   * as pairs (group id, place of its last term). Split by size, a probe reads only the lists of the partner
+   * sizes it can meet, each with the prefix that size needs.
    */
   readonly #postings: Map<number, Map<number, number[]>>[] = [new Map(), new Map(), new Map(), new Map()];
   /** By summary size: for each subset size c, how many of its first terms it indexes and probes (0: none). */
   readonly #prefixes = new Map<number, Int32Array>();
   #nextRank = -1;
-  /** By group id: its term count; the last query that accepted it. */
-  #sizes = new Int32Array(64);
+  /** By group id: the last query that accepted it. */
   #marks = new Int32Array(64);
   /** By group id, two 32-bit words: the bits of its terms, an upper bound on what it shares with a probe. */
   #signatures = new Int32Array(128);
@@ -244,7 +243,6 @@ export class SimilarityIndex {
   }
 
   #addGroup(signature: string, terms: Int32Array, ids: number[]): Group {
-    const n = terms.length;
     const rank = this.#rank;
     const ordered = Int32Array.from(ids.sort((a, b) => (rank[a] as number) - (rank[b] as number)));
     const id = this.#freeIds.pop() ?? this.#byId.length;
@@ -258,11 +256,9 @@ export class SimilarityIndex {
         grown.set(from);
         return grown;
       };
-      this.#sizes = grow(this.#sizes, length);
       this.#marks = grow(this.#marks, length);
       this.#signatures = grow(this.#signatures, length * 2);
     }
-    this.#sizes[id] = n;
     let low = 0;
     let high = 0;
     for (const term of terms) {
@@ -387,9 +383,9 @@ export class SimilarityIndex {
 
   /**
    * Calls `found` once for each other group at or above the threshold, in no particular order. Each candidate
-   * met in a posting list is judged on sight from typed arrays, without reading its terms: its size and the
-   * subset size c the pair uses; the places of the key's last term on both sides (within n − r + c and
-   * m − r + c, see the class comment); and its 64-bit signature (it shares at most the terms of this group whose
+   * met in the lists of one partner size is judged on sight from typed arrays, without reading its terms: the
+   * places of the key's last term on both sides (within n − r + c and m − r + c, see the class comment) and its
+   * 64-bit signature (it shares at most the terms of this group whose
    * bit it has). Only the few left are compared term by term.
    */
   #scan(group: Group, found: (other: Group, score: number) => void): void {
