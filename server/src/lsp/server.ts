@@ -115,6 +115,8 @@ export class SkillServer {
   #indexing = false;
   /** While folders are being read: their listing, once made, for the open editors' diagnostics ahead of the rest. */
   #listing: Promise<ListedWorkspace> | undefined;
+  /** The background comparison of the menu's summaries is under way. */
+  #comparing = false;
   /** The same listing once it is made, until the folders are read. */
   #listed: ListedWorkspace | undefined;
   /** The workspace folders' listing, started as soon as `initialize` names them. */
@@ -418,11 +420,12 @@ export class SkillServer {
   }
 
   /**
-   * Builds the menu-similar warnings after the index, a few milliseconds at a time between the requests: every
-   * other answer comes first. When they are ready, the skills that gained one are diagnosed again.
+   * Builds the menu-similar warnings after the index, a millisecond at a time between the requests: every other
+   * answer comes first. When they are ready, the skills that gained one are diagnosed again.
    */
   #buildMenuSimilarity(): void {
-    if (this.#namespace.menuSimilarityReady) return;
+    if (this.#namespace.menuSimilarityReady || this.#comparing) return;
+    this.#comparing = true;
     this.#namespace.startMenuSimilarity();
     const started = Date.now();
     void (async () => {
@@ -435,6 +438,7 @@ export class SkillServer {
         while (warned === undefined && performance.now() < until);
         if (warned === undefined) continue;
         this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning.`);
+        this.#comparing = false;
         this.#afterChange(warned, true);
         return;
       }
