@@ -432,7 +432,14 @@ describe("docs/agent-skills.md tells the data as it is", () => {
 
   test("a row for every key, with its type", () => {
     const rows = [...AGENT_SKILL_KEYS.map((spec) => [spec.key, spec] as const), ...AGENT_SKILL_METADATA_KEYS.map((spec) => [`metadata.${spec.key}`, spec] as const)];
-    for (const [key, spec] of rows) assert.ok(doc.includes(`| \`${key}\` | ${describeKeyType(spec.type)} |`), key);
+    for (const [key, spec] of rows) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${key}\` | ${describeKeyType(spec.type)} |`));
+      assert.ok(row, key);
+      // One link per source, and the agents that act on the key.
+      const cells = row.split(" | ");
+      assert.equal(cells[3]?.split(", ").length, spec.sources.length, key);
+      assert.equal(cells[4]?.replace(/ \|$/, "") === "none: informational", spec.actedOnBy === undefined, key);
+    }
     const documented = [...doc.matchAll(/^\| `([a-z_.-]+)` \| /gm)].map((match) => match[1]).filter((key) => key !== undefined && !key.startsWith("."));
     assert.deepEqual(documented.slice(0, rows.length), rows.map(([key]) => key));
   });
