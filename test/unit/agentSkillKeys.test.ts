@@ -168,6 +168,13 @@ const table: {
     problems: ["frontmatter-value warning", "frontmatter-value warning", "frontmatter-value warning"],
     messages: [/"forked" is not a value of "context": did you mean "fork"\?/, /"maximum" is not a value of "effort".*one of: low, medium, high, xhigh, max/, /"zsh".*one of: bash, powershell/],
   },
+  {
+    name: "empty values say nothing: a warning on the key (an empty metadata or hooks is fine)",
+    fixture: "---\nname: a\ndescription: d\n⟦model⟧:\n⟦context⟧:\n⟦user-invocable⟧:\nmetadata:\nhooks:\n---\n",
+    problems: ["frontmatter-limit warning", "frontmatter-limit warning", "frontmatter-limit warning"],
+    messages: [/"model" is empty: write a value or leave the key out/, /"context" is empty/, /"user-invocable" is empty/],
+  },
+  { name: "a value far from every value of the set", fixture: "---\nname: a\ndescription: d\neffort: ⟦enormous⟧\n---\n", problems: ["frontmatter-value warning"], messages: [/^"enormous" is not a value of "effort"\. It takes one of/] },
   { name: "a finite set's value must be a string", fixture: "---\nname: a\ndescription: d\neffort: ⟦3⟧\n---\n", problems: ["frontmatter-type warning"] },
   {
     name: "list entries that are not strings",
