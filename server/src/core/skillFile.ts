@@ -25,6 +25,7 @@ class FileMention implements Mention {
   readonly start: number;
   readonly end: number;
   readonly place: MentionPlace;
+  readonly inCode: boolean;
   readonly #lines: LineMap;
 
   constructor(token: MentionToken, place: MentionPlace, lines: LineMap) {
@@ -34,6 +35,7 @@ class FileMention implements Mention {
     this.start = token.start;
     this.end = token.end;
     this.place = place;
+    this.inCode = token.inCode;
     this.#lines = lines;
   }
 
@@ -72,6 +74,8 @@ export interface SkillFile {
   readonly mentions: readonly Mention[];
   /** The body's mentions, lower-cased, first seen first, deduplicated: the skill's requirements. */
   readonly requirements: readonly string[];
+  /** The slugs this file mentions only as whole inline code spans: when they name nothing, they are code. */
+  readonly codeOnly: readonly string[];
   /** Problems found in this file alone (frontmatter, malformed mentions, the file name). */
   readonly problems: readonly CoreDiagnostic[];
 }
@@ -163,7 +167,7 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     return {
       uri, handle, slug: handle.toLowerCase(), validHandle, text, lines, title: titleFromHandle(handle.toLowerCase()),
       summary: undefined, summaryRange: undefined, enabled: true, advertised: false, examples: [], nearMisses: [],
-      frontmatterRange: undefined, bodyStart: 0, body: "", mentions: [], requirements: [], problems,
+      frontmatterRange: undefined, bodyStart: 0, body: "", mentions: [], requirements: [], codeOnly: [], problems,
     };
   }
 
@@ -261,9 +265,19 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     // Copies sized to their contents: an array grown by push keeps room for more, twice over at 10,000 files.
     mentions: mentions.slice(),
     requirements: uniqueSlugs(mentions.filter((mention) => mention.place === "body")).slice(),
+    codeOnly: codeOnlySlugs(mentions),
     problems,
   };
 }
+
+/** The slugs every mention of which is in inline code (usually none: an empty array is shared). */
+function codeOnlySlugs(mentions: readonly Mention[]): readonly string[] {
+  if (!mentions.some((mention) => mention.inCode)) return NO_SLUGS;
+  const inProse = new Set(mentions.filter((mention) => !mention.inCode).map((mention) => mention.slug));
+  return uniqueSlugs(mentions.filter((mention) => mention.inCode && !inProse.has(mention.slug)));
+}
+
+const NO_SLUGS: readonly string[] = Object.freeze([]);
 
 function invalidHandleProblem(handle: string, lines: LineMap): CoreDiagnostic {
   return {
