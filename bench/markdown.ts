@@ -23,7 +23,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import type { Diagnostic, Location, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { cpuTimeOf, EDIT_HUB, editedFiles, positionAt, RENAME_HUB, spawnServer, stopServer, timed, type ColdFigures, type GeneratedWorkspace, type ServerProcess, type Subject } from "./workspace.js";
+import { cpuTimeOf, EDIT_HUB, editedFiles, positionAt, RENAME_HUB, spawnServer, stopServer, timed, type ColdFigures, type GeneratedWorkspace, type OpenEditorsFigures, type ServerProcess, type Subject } from "./workspace.js";
 
 /**
  * The peer is a benchmark's need, not a user's (it also asks for Node 22): it is installed on demand, once, into
@@ -284,6 +284,22 @@ export class MarkdownSubject implements Subject {
 
   get server(): ServerProcess {
     return this.#client.server;
+  }
+
+  /** The user's scenario on this fresh process: the editors opened right after `initialize`, then their diagnostics pulled. */
+  async openEditors(handles: readonly string[]): Promise<OpenEditorsFigures> {
+    const client = this.#client;
+    const spawnedAt = client.server.spawnedAt;
+    await client.initialize();
+    const uris = handles.map((handle) => client.uriOf(handle));
+    const texts = await Promise.all(uris.map((uri) => fs.readFile(URI.parse(uri).fsPath, "utf8")));
+    await Promise.all(uris.map((uri, k) => client.openText(uri, texts[k] ?? "")));
+    const all = await client.diagnoseAll(uris);
+    const ms = performance.now() - spawnedAt;
+    let dangling = 0;
+    for (const items of all.values()) dangling += items.filter((item) => item.code === "link.no-such-file").length;
+    const expected = texts.reduce((sum, text) => sum + (text.match(/\]\(\.\/missing-/g)?.length ?? 0), 0);
+    return { ms, dangling, expected };
   }
 
   /** Spawn, initialize, open every file (its diagnostics answer open documents only), pull each one. */

@@ -1,6 +1,4 @@
 /** The command line: one verb per file in this folder, dispatched here. */
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import { checkVerb } from "./check.js";
 import { processIo, UsageError, type CliIo, type Verb } from "./common.js";
 import { expandVerb } from "./expand.js";
@@ -10,6 +8,7 @@ import { importVerb } from "./import.js";
 import { menuVerb } from "./menu.js";
 import { planVerb } from "./plan.js";
 import { testRoutingVerb } from "./testRouting.js";
+import { VERSION } from "../version.js";
 
 export type { CliIo, Verb } from "./common.js";
 
@@ -30,19 +29,6 @@ Run skill-lsp <command> --help for one command. Exit codes: 0 done, 1 findings o
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 
-/** The package's version: from the package.json above this file (in the build, dist/ sits beside it). */
-export function packageVersion(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    try {
-      const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown; version?: unknown };
-      if (manifest.name === "skill-lsp" && typeof manifest.version === "string") return manifest.version;
-    } catch {
-      // No readable package.json here: look one folder up.
-    }
-    if (path.dirname(dir) === dir) return "unknown";
-  }
-}
-
 /**
  * Runs the command line; answers the exit code: 0 done, 1 findings (an error diagnostic, an unknown handle, a
  * failed routing case) or a refusal, 2 a usage error. A usage error is one line on standard error with a
@@ -51,7 +37,7 @@ export function packageVersion(): string {
 export async function runCli(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = args;
   if (command === "--version" || command === "-V") {
-    io.out(`skill-lsp ${packageVersion()}`);
+    io.out(`skill-lsp ${VERSION}`);
     return 0;
   }
   if (command === undefined || HELP_FLAGS.has(command) || command === "help") {

@@ -26,6 +26,7 @@ class FileMention implements Mention {
   readonly start: number;
   readonly end: number;
   readonly place: MentionPlace;
+  readonly inCode: boolean;
   readonly #lines: LineMap;
 
   constructor(token: MentionToken, place: MentionPlace, lines: LineMap) {
@@ -35,6 +36,7 @@ class FileMention implements Mention {
     this.start = token.start;
     this.end = token.end;
     this.place = place;
+    this.inCode = token.inCode;
     this.#lines = lines;
   }
 
@@ -73,6 +75,8 @@ export interface SkillFile {
   readonly mentions: readonly Mention[];
   /** The body's mentions, lower-cased, first seen first, deduplicated: the skill's requirements. */
   readonly requirements: readonly string[];
+  /** The slugs this file mentions only as whole inline code spans: when they name nothing, they are code. */
+  readonly codeOnly: readonly string[];
   /** Problems found in this file alone (frontmatter, malformed mentions, the file name). */
   readonly problems: readonly CoreDiagnostic[];
 }
@@ -88,6 +92,12 @@ export const FRONTMATTER_KEYS = {
 } as const;
 
 type FrontmatterKey = keyof typeof FRONTMATTER_KEYS;
+
+/**
+ * The keys of the Agent Skills format, kept as they were when a SKILL.md is imported (so an export gives the
+ * same bytes back): `description` is the summary when there is no `summary`; the others are carried, unread.
+ */
+export const AGENT_SKILL_KEYS = ["name", "description", "license", "compatibility", "allowed-tools", "metadata"] as const;
 
 /** Larger texts are not parsed: a skill is a page of prose, and a 10 MB file must not stall the editor. */
 export const MAX_SKILL_CHARS = 1_000_000;
@@ -164,7 +174,7 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     return {
       uri, handle, slug: handle.toLowerCase(), validHandle, text, lines, title: titleFromHandle(handle.toLowerCase()),
       summary: undefined, summaryRange: undefined, enabled: true, advertised: false, examples: [], nearMisses: [],
-      frontmatterRange: undefined, bodyStart: 0, body: "", mentions: [], requirements: [], problems,
+      frontmatterRange: undefined, bodyStart: 0, body: "", mentions: [], requirements: [], codeOnly: [], problems,
     };
   }
 
@@ -262,9 +272,19 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     // Copies sized to their contents: an array grown by push keeps room for more, twice over at 10,000 files.
     mentions: mentions.slice(),
     requirements: uniqueSlugs(mentions.filter((mention) => mention.place === "body")).slice(),
+    codeOnly: codeOnlySlugs(mentions),
     problems,
   };
 }
+
+/** The slugs every mention of which is in inline code (usually none: an empty array is shared). */
+function codeOnlySlugs(mentions: readonly Mention[]): readonly string[] {
+  if (!mentions.some((mention) => mention.inCode)) return NO_SLUGS;
+  const inProse = new Set(mentions.filter((mention) => !mention.inCode).map((mention) => mention.slug));
+  return uniqueSlugs(mentions.filter((mention) => mention.inCode && !inProse.has(mention.slug)));
+}
+
+const NO_SLUGS: readonly string[] = Object.freeze([]);
 
 function invalidHandleProblem(handle: string, lines: LineMap): CoreDiagnostic {
   return {
@@ -431,10 +451,16 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
     return { ...result, summaryUnknown: true };
   }
 
+  let description: { text: string; span: [number, number] } | undefined;
   for (const pair of contents.items as Pair<Node, Node>[]) {
     const keyNode = pair.key;
     const key = isScalar(keyNode) ? String(keyNode.value) : undefined;
     const keySpan = spanOf(keyNode, [0, 0]);
+    if (key !== undefined && (AGENT_SKILL_KEYS as readonly string[]).includes(key)) {
+      const valueNode = pair.value;
+      if (key === "description" && isScalar(valueNode) && typeof valueNode.value === "string") description = { text: valueNode.value, span: spanOf(valueNode, [0, 0]) };
+      continue;
+    }
     if (key === undefined || !(key in FRONTMATTER_KEYS)) {
       const suggestion = key === undefined ? [] : nearest(key, Object.keys(FRONTMATTER_KEYS), 1);
       report(
@@ -489,6 +515,10 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
         report(valueSpan, DiagnosticCodes.longSummary, "warning", `A summary is a menu entry of one to three lines; this one has ${lineCount}. Move the detail into the body.`);
       }
     }
+  }
+  if (result.summary === undefined && !result.summaryUnknown && description !== undefined) {
+    result.summary = description.text.trim();
+    result.summarySpan = description.span;
   }
   return result;
 }
