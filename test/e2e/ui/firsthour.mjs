@@ -92,6 +92,16 @@ export async function run(page, { artifactsDir }) {
   await page.keyboard.press("Control+Shift+M");
   await page.locator(".markers-panel").getByText("put the value in quotes", { exact: false }).first().waitFor({ timeout: 20_000 });
   await shot("yaml-error.png");
+
+  // The Testing view's routing results: a failed example's badge stands alone on its line, with no inline
+  // output text drawn under it (the run-all workspace configures the scripted test model).
+  await page.keyboard.press("Control+Z");
+  await runCommand(page, "Test: Run All Tests");
+  await page.locator(".editor-instance .monaco-editor", { hasText: "!= @meeting-prep" }).first().waitFor({ timeout: 120_000 });
+  await page.waitForTimeout(1000);
+  const editorText = await editor.innerText();
+  expect(!/FAILED\s+"Prepare me/.test(editorText), "routing output is drawn inline under the failure badge");
+  await shot("testing-badges.png");
 }
 
 async function openFile(page, name) {
