@@ -85,6 +85,15 @@ export async function run(page, { artifactsDir }) {
   expect((await page.locator(".monaco-hover-content h1").count()) === 0, "the tool hover has a big heading");
   await page.mouse.move(5, 5);
 
+  // The Testing view's routing results: a failed example's badge stands alone on its line, with no inline
+  // output text drawn under it (the run-all workspace configures the scripted test model).
+  await runCommand(page, "Test: Run All Tests");
+  await page.locator(".editor-instance .monaco-editor", { hasText: "!= @meeting-prep" }).first().waitFor({ timeout: 120_000 });
+  await page.waitForTimeout(1000);
+  const editorText = await editor.innerText();
+  expect(!/FAILED\s+"Prepare me/.test(editorText), "routing output is drawn inline under the failure badge");
+  await shot("testing-badges.png");
+
   // A YAML mistake in the summary: the Problems pane says what is wrong and how to fix it.
   await gotoText(page, editor, "summary: ", 9);
   await page.keyboard.press("End");
@@ -93,15 +102,6 @@ export async function run(page, { artifactsDir }) {
   await page.locator(".markers-panel").getByText("put the value in quotes", { exact: false }).first().waitFor({ timeout: 20_000 });
   await shot("yaml-error.png");
 
-  // The Testing view's routing results: a failed example's badge stands alone on its line, with no inline
-  // output text drawn under it (the run-all workspace configures the scripted test model).
-  await page.keyboard.press("Control+Z");
-  await runCommand(page, "Test: Run All Tests");
-  await page.locator(".editor-instance .monaco-editor", { hasText: "!= @meeting-prep" }).first().waitFor({ timeout: 120_000 });
-  await page.waitForTimeout(1000);
-  const editorText = await editor.innerText();
-  expect(!/FAILED\s+"Prepare me/.test(editorText), "routing output is drawn inline under the failure badge");
-  await shot("testing-badges.png");
 }
 
 async function openFile(page, name) {
