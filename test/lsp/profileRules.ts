@@ -22,7 +22,8 @@ function editProblems(capabilities: ClientCapabilities, edit: unknown, at: strin
   if (!isObject(edit)) return [];
   const problems: string[] = [];
   const workspaceEdit = capabilities.workspace?.workspaceEdit;
-  if (edit.documentChanges !== undefined && workspaceEdit?.documentChanges !== true) problems.push(`${at}: documentChanges sent to a client without documentChanges`);
+  const takesDocumentChanges = workspaceEdit?.documentChanges === true || (workspaceEdit?.resourceOperations?.length ?? 0) > 0;
+  if (edit.documentChanges !== undefined && !takesDocumentChanges) problems.push(`${at}: documentChanges sent to a client without documentChanges`);
   const operations = new Set<string>(workspaceEdit?.resourceOperations ?? []);
   for (const change of Array.isArray(edit.documentChanges) ? edit.documentChanges : []) {
     if (isObject(change) && typeof change.kind === "string" && !operations.has(change.kind)) problems.push(`${at}: a "${change.kind}" file operation sent to a client without that resource operation`);

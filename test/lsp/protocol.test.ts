@@ -208,7 +208,7 @@ for (const profile of PROFILES) {
       const total = mentioners.reduce((count, relative) => count + (readFileSync(file(relative), "utf8").match(/@search-info\b/g) ?? []).length, 0);
       const everywhere = readFileSync(file("skills.json"), "utf8").includes("@search-info") ? 1 : 0;
       assert.ok(update?.edit, actions.map((action) => action.title).join(" | "));
-      assert.match(update.title, /^`@search-info` was renamed to `@find-info`: update \d+ mentions in \d+ files$/);
+      assert.match(update.title, /^@search-info was renamed to @find-info: update \d+ mentions in \d+ files$/);
       assert.equal(update.edit.documentChanges !== undefined, true);
       const files = update.edit.documentChanges?.length ?? 0;
       assert.ok(files >= mentioners.length, `${files} files`);

@@ -80,7 +80,7 @@ describe("MoveDetector", () => {
     const actions = moveActions(namespace, detector.moves(namespace), file, [lsp], () => 7, undefined);
     assert.deepEqual(actions.map((action) => [action.kind, action.title]), [
       ["quickfix", "Change to @find-info (the skill was renamed from @search-info)"],
-      ["source.updateRenamedSkill", "`@search-info` was renamed to `@find-info`: update 3 mentions in 3 files"],
+      ["source.updateRenamedSkill", "@search-info was renamed to @find-info: update 3 mentions in 3 files"],
     ]);
     assert.deepEqual(moveActions(namespace, detector.moves(namespace), file, [lsp], () => 7, ["source"]).length, 1);
     assert.deepEqual(moveActions(namespace, detector.moves(namespace), file, [lsp], () => 7, ["refactor"]), []);

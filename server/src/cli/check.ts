@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { pathFromUri, uriFromPath } from "../node/workspaceFiles.js";
 import { HOMEPAGE, VERSION } from "../version.js";
-import { loadNamespace, parseArgs, UsageError, type Verb } from "./common.js";
+import { loadLibraryNamespaces, parseArgs, UsageError, type Verb } from "./common.js";
 import { CHECK_FORMATS, jsonReport, sarifReport, textReport, type CheckFormat, type FileDiagnostic } from "./report.js";
 
 const TOOL = { name: "skill-lsp", version: VERSION, informationUri: HOMEPAGE };
@@ -9,7 +9,8 @@ const TOOL = { name: "skill-lsp", version: VERSION, informationUri: HOMEPAGE };
 /** `check [folder…] [--format text|json|sarif]`: every diagnostic of the folders' skills and configs. */
 export const checkVerb: Verb = {
   name: "check",
-  usage: `check [folder…] [--format F]  Print every diagnostic. Default folder: the current one.
+  usage: `check [folder…] [--format F]  Print every diagnostic. Default folder: the current one. A subfolder
+                               with its own skills.json is checked as a library of its own.
                                --format text (default): file:line:col severity code message, one a line;
                                json: a summary and every diagnostic; sarif: SARIF 2.1.0 for code scanning.
                                Exit 0: no error; 1: at least one error; 2: bad arguments or a failure.`,
@@ -17,14 +18,15 @@ export const checkVerb: Verb = {
     const { folders, values } = parseArgs(args, { positionalFolders: true, valued: ["--format"] });
     const format = values.get("--format") ?? "text";
     if (!(CHECK_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${CHECK_FORMATS.join(", ")}; got ${format}.`);
-    const namespace = await loadNamespace(folders);
-    const uris = [...[...namespace.skills()].map((skill) => skill.uri), ...namespace.configs().map((config) => config.uri)].sort();
+    const files = (await loadLibraryNamespaces(folders))
+      .flatMap((namespace) => [...[...namespace.skills()].map((skill) => skill.uri), ...namespace.configs().map((config) => config.uri)].map((uri) => ({ uri, namespace })))
+      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
     const found: FileDiagnostic[] = [];
-    for (const uri of uris) {
+    for (const { uri, namespace } of files) {
       const file = (path.relative(process.cwd(), pathFromUri(uri)) || pathFromUri(uri)).split(path.sep).join("/");
       for (const diagnostic of namespace.diagnose(uri)) found.push({ file, diagnostic });
     }
-    write(format as CheckFormat, uris.length, found, io.out);
+    write(format as CheckFormat, files.length, found, io.out);
     return found.some(({ diagnostic }) => diagnostic.severity === "error") ? 1 : 0;
   },
 };

@@ -1,4 +1,4 @@
-import type { CoreDiagnostic, Severity } from "../core/index.js";
+import type { CoreDiagnostic, DiagnosticCode, Severity } from "../core/index.js";
 
 /** The formats `check --format` writes. */
 export const CHECK_FORMATS = ["text", "json", "sarif"] as const;
@@ -17,8 +17,8 @@ export interface ToolInfo {
   readonly informationUri: string;
 }
 
-/** What each code means, for the rules of a SARIF report (the README's table of diagnostics, shorter). */
-const RULE_TEXT: Readonly<Record<string, string>> = {
+/** What each code means, for the rules of a SARIF report (the README's table, shorter): every code must have one. */
+const RULE_TEXT: Readonly<Record<DiagnosticCode | "more-problems", string>> = {
   "unknown-mention": "A mention names no skill or tool.",
   "disabled-mention": "A mention names a disabled skill, which binds nothing.",
   "mention-case": "A mention is not written in lower case.",
@@ -30,6 +30,9 @@ const RULE_TEXT: Readonly<Record<string, string>> = {
   "frontmatter-unclosed": "The frontmatter's opening --- has no closing line.",
   "frontmatter-type": "A frontmatter key has the wrong type.",
   "frontmatter-unknown-key": "A frontmatter key the format does not know.",
+  "frontmatter-value": "A frontmatter value outside what its key accepts.",
+  "frontmatter-limit": "A frontmatter value over a documented limit.",
+  "frontmatter-ignored": "A frontmatter key the agents reading this folder ignore.",
   "missing-summary": "An advertised, enabled skill has no summary.",
   "long-summary": "A summary of more than three lines.",
   "menu-similar": "Two skills' summaries are too alike for a small model to tell apart.",
@@ -82,7 +85,7 @@ const SARIF_LEVEL: Readonly<Record<Severity, "error" | "warning" | "note">> = { 
  */
 export function sarifReport(tool: ToolInfo, rootUri: string, diagnostics: readonly FileDiagnostic[]): unknown {
   const codes = [...new Set(diagnostics.map(({ diagnostic }) => diagnostic.code))].sort();
-  const rules = codes.map((code) => ({ id: code, name: code, shortDescription: { text: RULE_TEXT[code] ?? code }, helpUri: `${tool.informationUri}#diagnostics` }));
+  const rules = codes.map((code) => ({ id: code, name: code, shortDescription: { text: (RULE_TEXT as Readonly<Record<string, string>>)[code] ?? code }, helpUri: `${tool.informationUri}#diagnostics` }));
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",

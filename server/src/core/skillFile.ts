@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from "yaml";
+import { explainYamlError } from "./yamlErrors.js";
 import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
@@ -91,6 +92,12 @@ export const FRONTMATTER_KEYS = {
 } as const;
 
 type FrontmatterKey = keyof typeof FRONTMATTER_KEYS;
+
+/**
+ * The keys of the Agent Skills format, kept as they were when a SKILL.md is imported (so an export gives the
+ * same bytes back): `description` is the summary when there is no `summary`; the others are carried, unread.
+ */
+export const AGENT_SKILL_KEYS = ["name", "description", "license", "compatibility", "allowed-tools", "metadata"] as const;
 
 /** Larger texts are not parsed: a skill is a page of prose, and a 10 MB file must not stall the editor. */
 export const MAX_SKILL_CHARS = 1_000_000;
@@ -420,6 +427,7 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
     problems.push({ range: lines.rangeOf(span[0], Math.max(span[1], span[0])), severity, code, message });
 
   const contentEnd = source.trimEnd().length;
+  let reportedLine = -1;
   for (const error of document.errors) {
     let [from, to] = error.pos;
     if (from >= contentEnd) {
@@ -427,7 +435,11 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
       to = contentEnd;
       from = Math.min(to, source.lastIndexOf("\n", Math.max(0, contentEnd - 1)) + 1);
     }
-    report([base + from, base + Math.min(to, source.length)], DiagnosticCodes.frontmatterSyntax, "error", `Frontmatter YAML: ${error.message.split("\n")[0] ?? error.message}`);
+    // Later errors on a line the library already faulted are echoes of the first: one message per line.
+    const line = lines.positionAt(base + from).line;
+    if (line === reportedLine) continue;
+    reportedLine = line;
+    report([base + from, base + Math.min(to, source.length)], DiagnosticCodes.frontmatterSyntax, "error", explainYamlError(source, { code: error.code, message: error.message, pos: [from, to] }));
   }
   if (document.errors.length > 0) return { ...result, summaryUnknown: true };
   const contents = document.contents;
@@ -437,10 +449,16 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
     return { ...result, summaryUnknown: true };
   }
 
+  let description: { text: string; span: [number, number] } | undefined;
   for (const pair of contents.items as Pair<Node, Node>[]) {
     const keyNode = pair.key;
     const key = isScalar(keyNode) ? String(keyNode.value) : undefined;
     const keySpan = spanOf(keyNode, [0, 0]);
+    if (key !== undefined && (AGENT_SKILL_KEYS as readonly string[]).includes(key)) {
+      const valueNode = pair.value;
+      if (key === "description" && isScalar(valueNode) && typeof valueNode.value === "string") description = { text: valueNode.value, span: spanOf(valueNode, [0, 0]) };
+      continue;
+    }
     if (key === undefined || !(key in FRONTMATTER_KEYS)) {
       const suggestion = key === undefined ? [] : nearest(key, Object.keys(FRONTMATTER_KEYS), 1);
       report(
@@ -495,6 +513,10 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
         report(valueSpan, DiagnosticCodes.longSummary, "warning", `A summary is a menu entry of one to three lines; this one has ${lineCount}. Move the detail into the body.`);
       }
     }
+  }
+  if (result.summary === undefined && !result.summaryUnknown && description !== undefined) {
+    result.summary = description.text.trim();
+    result.summarySpan = description.span;
   }
   return result;
 }

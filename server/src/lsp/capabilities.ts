@@ -66,8 +66,11 @@ export function readClientProfile(capabilities: ClientCapabilities): ClientProfi
   const publish = text?.publishDiagnostics;
   const edit = workspace?.workspaceEdit;
   const operations = workspace?.fileOperations;
+  // Resource operations exist only inside `documentChanges`: a client that lists them (Neovim 0.7 does, without
+  // `documentChanges`) takes `documentChanges`.
+  const documentChanges = edit?.documentChanges === true || (edit?.resourceOperations?.length ?? 0) > 0;
   const kinds = new Set<ResourceOperation>();
-  if (edit?.documentChanges === true) for (const kind of edit.resourceOperations ?? []) if (kind === "create" || kind === "rename" || kind === "delete") kinds.add(kind);
+  if (documentChanges) for (const kind of edit?.resourceOperations ?? []) if (kind === "create" || kind === "rename" || kind === "delete") kinds.add(kind);
   return {
     hoverMarkdown: text?.hover?.contentFormat?.includes(MarkupKind.Markdown) === true,
     completionDocsMarkdown: completion?.completionItem?.documentationFormat?.includes(MarkupKind.Markdown) === true,
@@ -75,7 +78,7 @@ export function readClientProfile(capabilities: ClientCapabilities): ClientProfi
     labelDetails: completion?.completionItem?.labelDetailsSupport === true,
     defaultEditRange: completion?.completionList?.itemDefaults?.includes("editRange") === true,
     prepareRename: text?.rename?.prepareSupport === true,
-    documentChanges: edit?.documentChanges === true,
+    documentChanges,
     resourceOperations: kinds,
     codeActionLiterals: text?.codeAction?.codeActionLiteralSupport !== undefined,
     hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,

@@ -20,9 +20,9 @@ export function moveEdit(namespace: Namespace, move: SkillMove, versionOf: Versi
   return { edit: { documentChanges }, mentions, files: documentChanges.length };
 }
 
-/** The title of the workspace action: "`@old` was renamed to `@new`: update 3 mentions in 2 files". */
+/** The title of the workspace action (plain text, as menus show it): "@old was renamed to @new: update 3 mentions in 2 files". */
 export function moveTitle(move: SkillMove, mentions: number, files: number): string {
-  return `\`@${move.oldSlug}\` was renamed to \`@${move.newSlug}\`: update ${mentions} ${mentions === 1 ? "mention" : "mentions"} in ${files} ${files === 1 ? "file" : "files"}`;
+  return `@${move.oldSlug} was renamed to @${move.newSlug}: update ${mentions} ${mentions === 1 ? "mention" : "mentions"} in ${files} ${files === 1 ? "file" : "files"}`;
 }
 
 /**

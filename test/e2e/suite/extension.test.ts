@@ -213,7 +213,7 @@ suite("skill-lsp in VS Code", () => {
         return found;
       });
       const update = actions[0];
-      assert.equal(update?.title, `\`@${from}\` was renamed to \`@${to}\`: update 3 mentions in 3 files`);
+      assert.equal(update?.title, `@${from} was renamed to @${to}: update 3 mentions in 3 files`);
       assert.ok(update?.edit && (await vscode.workspace.applyEdit(update.edit)));
       for (const relative of mentioners) {
         const document = await vscode.workspace.openTextDocument(fileUri(relative));
@@ -239,6 +239,8 @@ suite("skill-lsp in VS Code", () => {
     const text = await vscode.commands.executeCommand<string>("skill.showAlignment");
     assert.match(text, /The planner's system prompt: ~\d+ tokens/);
     assert.match(text, /\nYour skills:\n- @search-info: /);
+    // examples/ puts one tool on the menu: "1 tool", not "1 tools".
+    assert.match(text, /<!-- Planning is on: \d+ skills and 1 tool on the menu\. -->/);
     assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, "skill-alignment");
   });
 });
