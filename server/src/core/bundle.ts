@@ -736,7 +736,7 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
     if (reused.has(skill.handle)) continue;
     const claimants = namespace.claimants(skill.handle);
     const here = claimants[0];
-    if (claimants.length !== 1 || !here || namespace.tool(skill.handle)) continue;
+    if (claimants.length !== 1 || !here || namespace.tool(skill.handle) || [...reused.values()].includes(here)) continue;
     if (here.text !== applyEdits(skill.text, editsFor(file, own).edits)) continue;
     exact.set(skill.handle, { here, needs: [...new Set(file.mentions.map((mention) => mention.slug).filter((slug) => bundleHandles.has(slug) && slug !== skill.handle))] });
   }
