@@ -38,6 +38,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<SkillE
     synchronize: { configurationSection: "skill", fileEvents: [vscode.workspace.createFileSystemWatcher("**/*.skill.md"), vscode.workspace.createFileSystemWatcher("**/skills.json")] },
     outputChannel: output,
     traceOutputChannel: output,
+    middleware: {
+      // VS Code turns a refused rename into an information message that slips into the notification centre.
+      // A refusal ("not a valid handle", "taken by the built-in tool") is an error the user must see at once:
+      // show it as one, and answer an empty edit so VS Code adds no second message.
+      provideRenameEdits: async (document, position, newName, token, next) => {
+        try {
+          return await next(document, position, newName, token);
+        } catch (error) {
+          if (token.isCancellationRequested || error instanceof vscode.CancellationError) throw error;
+          void vscode.window.showErrorMessage(`Cannot rename to "${newName}": ${error instanceof Error ? error.message : String(error)}`);
+          return new vscode.WorkspaceEdit();
+        }
+      },
+    },
     errorHandler: {
       error: () => ({ action: ErrorAction.Continue }),
       closed: () => {

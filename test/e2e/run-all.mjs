@@ -55,6 +55,12 @@ try {
   } finally {
     rmSync(uiWorkspace, { recursive: true, force: true });
   }
+  const firstHourWorkspace = freshWorkspace();
+  try {
+    step("UI: a new user's first hour: Show Output, refused rename, typing a mention, hovers, YAML errors", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/firsthour.mjs", "--extension", root, "--workspace", firstHourWorkspace, "--artifacts", path.join(artifacts, "ui-firsthour")]);
+  } finally {
+    rmSync(firstHourWorkspace, { recursive: true, force: true });
+  }
   const graphWorkspace = freshWorkspace();
   try {
     step("UI: the Skill Graph panel (test-artifacts/graph.png)", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/graph.mjs", "--extension", root, "--workspace", graphWorkspace, "--artifacts", path.join(artifacts, "ui-graph")]);

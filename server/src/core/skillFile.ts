@@ -430,14 +430,16 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
   let reportedLine = -1;
   for (const error of document.errors) {
     let [from, to] = error.pos;
-    if (from >= contentEnd) {
+    const atEnd = from >= contentEnd;
+    if (atEnd) {
       // An error at the end of the input (an unclosed quote or bracket): point at the YAML's last line, not at the fence after it.
       to = contentEnd;
       from = Math.min(to, source.lastIndexOf("\n", Math.max(0, contentEnd - 1)) + 1);
     }
-    // Later errors on a line the library already faulted are echoes of the first: one message per line.
+    // Later errors on a line the library already faulted are echoes of the first: one message per line. Errors
+    // at the end of the input are each something left open (a quote, a bracket): all of them are kept.
     const line = lines.positionAt(base + from).line;
-    if (line === reportedLine) continue;
+    if (line === reportedLine && !atEnd) continue;
     reportedLine = line;
     report([base + from, base + Math.min(to, source.length)], DiagnosticCodes.frontmatterSyntax, "error", explainYamlError(source, { code: error.code, message: error.message, pos: [from, to] }));
   }

@@ -13,6 +13,7 @@ import {
   TextDocuments,
   createConnection,
   type Connection,
+  type Diagnostic,
   type InitializeParams,
   type InitializeResult,
   type WorkspaceEdit,
@@ -44,6 +45,7 @@ import { skillClosure, type BundleFile } from "../core/bundle.js";
 import { filesOfSkill } from "../node/bundleFiles.js";
 import { quickFixes } from "../service/codeActions.js";
 import { toLspDiagnostics } from "../service/diagnostics.js";
+import { editEnd, withoutMentionBeingTyped } from "../service/typing.js";
 import { fileOf } from "../service/lookup.js";
 import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
 import { moveActions } from "../service/moves.js";
@@ -79,6 +81,8 @@ const MENU_SIMILARITY_YIELD_TURNS = 8;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
+/** How long a typed unknown mention under the cursor waits before it is reported, when no other edit comes. */
+const TYPING_IDLE_MS = 1000;
 
 /** A waiting workspace-diagnostics request: the files changed since it last looked, and how to wake it. */
 interface DiagnosticsWatcher {
@@ -136,6 +140,11 @@ export class SkillServer {
   readonly #expectedRenames = new Map<string, number>();
   #pendingPush = new Set<string>();
   readonly #resultIds = new Map<string, string>();
+  /** Open documents' last text, to find where each edit ended. */
+  readonly #openTexts = new Map<string, string>();
+  /** Per open document: the offset where the last edit ended, while a mention typed there is not reported. */
+  readonly #typing = new Map<string, { readonly offset: number; readonly timer: NodeJS.Timeout }>();
+  #diagnosticsRefreshDue = false;
   #nextResultId = 0;
   #countTokens: requests.TokenCounter;
 
@@ -368,10 +377,6 @@ export class SkillServer {
     return edit;
   }
 
-  #diagnosticsOf(uri: string): ReturnType<typeof toLspDiagnostics> {
-    return fitDiagnostics(toLspDiagnostics(this.#namespace.diagnose(uri)), this.#client);
-  }
-
   async #initialized(): Promise<void> {
     if (this.#client.workspaceFolders) {
       this.#connection.workspace.onDidChangeWorkspaceFolders((event) => {
@@ -476,13 +481,48 @@ export class SkillServer {
 
   #update(uri: string, text: string): void {
     if (!this.#isWorkspaceFile(uri)) return;
+    this.#noteTyping(uri, text);
     const isNew = !this.#namespace.has(uri);
     const affected = this.#namespace.set(uri, text);
     if (isNew) this.#queueDiskWork(() => this.#sawAppear(uri));
     this.#afterChange(affected, [...affected].some((other) => other !== uri));
   }
 
+  /**
+   * Remembers where the edit ended, so the unknown mention the cursor is still inside is held back: until the
+   * next edit ends elsewhere, or TYPING_IDLE_MS pass without one (then the diagnostics are sent again).
+   */
+  #noteTyping(uri: string, text: string): void {
+    const previous = this.#openTexts.get(uri);
+    this.#openTexts.set(uri, text);
+    clearTimeout(this.#typing.get(uri)?.timer);
+    this.#typing.delete(uri);
+    const offset = previous === undefined ? undefined : editEnd(previous, text);
+    if (offset === undefined) return;
+    const timer = setTimeout(() => {
+      if (this.#typing.get(uri)?.timer !== timer) return;
+      this.#typing.delete(uri);
+      this.#resultIds.delete(uri);
+      this.#pendingPush.add(uri);
+      this.#diagnosticsRefreshDue = true;
+      this.#scheduleFlush();
+    }, TYPING_IDLE_MS);
+    timer.unref();
+    this.#typing.set(uri, { offset, timer });
+  }
+
+  /** A file's diagnostics as the client gets them: without the mention being typed. */
+  #diagnosticsOf(uri: string): Diagnostic[] {
+    const typing = this.#typing.get(uri);
+    const document = this.#documents.get(uri);
+    const cursor = typing && document ? document.positionAt(typing.offset) : undefined;
+    return fitDiagnostics(toLspDiagnostics(withoutMentionBeingTyped(this.#namespace.diagnose(uri), cursor)), this.#client);
+  }
+
   async #onClose(uri: string): Promise<void> {
+    this.#openTexts.delete(uri);
+    clearTimeout(this.#typing.get(uri)?.timer);
+    this.#typing.delete(uri);
     // The editor's text no longer wins: the disk's does, or the file is gone.
     await this.#onDiskChange(uri, FileChangeType.Changed);
     // A file closed because it was moved: clients that send no file events leave the new name unknown, so
@@ -562,7 +602,9 @@ export class SkillServer {
   #flush(): void {
     const connection = this.#connection;
     const othersChanged = this.#othersChanged;
+    const refreshDiagnostics = othersChanged || this.#diagnosticsRefreshDue;
     this.#othersChanged = false;
+    this.#diagnosticsRefreshDue = false;
     const held = new Set<string>();
     if (!this.#client.pullDiagnostics) {
       const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
@@ -581,8 +623,8 @@ export class SkillServer {
       }
     }
     this.#pendingPush = held;
+    if (refreshDiagnostics && this.#client.pullDiagnostics && this.#client.diagnosticRefresh) connection.languages.diagnostics.refresh();
     if (othersChanged) {
-      if (this.#client.pullDiagnostics && this.#client.diagnosticRefresh) connection.languages.diagnostics.refresh();
       if (this.#client.semanticTokens && this.#client.semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
       if (this.#client.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     }

@@ -48,15 +48,16 @@ export function definition(namespace: Namespace, file: WorkspaceFile, position: 
   return namespace.claimants(mention.slug).map((skill) => ({ uri: skill.uri, range: FILE_START }));
 }
 
-/** A built-in or declared tool, described in Markdown for its read-only page and hovers. */
-export function describeTool(tool: ToolSpec): string {
+/** The first line of a hover, the same shape for a tool and a skill: `**Title** · kind \`handle\``. */
+function hoverHeading(title: string, kind: string, code: string): string {
+  return `**${title}** · ${kind} \`${code}\``;
+}
+
+/** What a tool's hover and its read-only page share: the blurb, the signature, the arguments, the menu. */
+function toolDetails(tool: ToolSpec): string[] {
   const properties = Object.entries(tool.parameters.properties);
   const required = new Set(tool.parameters.required ?? []);
   return [
-    `# @${tool.slug}`,
-    "",
-    `**Tool** \`${tool.name}\`${tool.origin.kind === "builtin" ? " (built in)" : ` (declared in ${CONFIG_FILE_NAME})`}`,
-    "",
     tool.blurb,
     "",
     `\`${toolSignature(tool)}\``,
@@ -64,13 +65,25 @@ export function describeTool(tool: ToolSpec): string {
     ...(properties.length > 0 ? properties.map(([name, schema]) => `- \`${name}\`${required.has(name) ? "" : " (optional)"}: ${schema.description ?? schema.type}`) : ["No arguments."]),
     "",
     tool.advertiseInMenu ? "Advertised on the planner's menu." : "Not on the planner's menu: reachable through the skills that mention it.",
-  ].join("\n");
+  ];
+}
+
+const toolOrigin = (tool: ToolSpec) => (tool.origin.kind === "builtin" ? "built in" : `declared in ${CONFIG_FILE_NAME}`);
+
+/** A built-in or declared tool, described in Markdown for its read-only page. */
+export function describeTool(tool: ToolSpec): string {
+  return [`# @${tool.slug}`, "", `**Tool** \`${tool.name}\` (${toolOrigin(tool)})`, "", ...toolDetails(tool)].join("\n");
+}
+
+/** A tool's hover: the skill hover's one-line heading, then the details. */
+function toolHover(tool: ToolSpec): string {
+  return [`${hoverHeading(tool.title, "tool", `@${tool.slug}`)} · \`${tool.name}\` (${toolOrigin(tool)})`, "", ...toolDetails(tool)].join("\n");
 }
 
 function describeSkill(namespace: Namespace, skill: SkillFile): string {
   const mentioners = namespace.mentioners(skill.slug).filter((uri) => uri !== skill.uri).length;
   return [
-    `**${skill.title}** · skill \`@${skill.slug}\``,
+    hoverHeading(skill.title, "skill", `@${skill.slug}`),
     "",
     skill.summary ?? "_No summary._",
     "",
@@ -89,7 +102,7 @@ export function hover(namespace: Namespace, file: WorkspaceFile, position: Posit
   const value = !target
     ? `\`@${mention.slug}\` — unknown: no skill or tool has this handle.`
     : target.kind === "tool"
-      ? describeTool(target.tool)
+      ? toolHover(target.tool)
       : describeSkill(namespace, target.skill);
   return { contents: { kind: MarkupKind.Markdown, value }, range: mention.range };
 }
