@@ -9,7 +9,6 @@ import { LlamaPlannerModel, llamaBinding, type LlamaModelSettings } from "../../
 import { isAbortError, ModelError } from "../../server/src/planner/model.js";
 import { runPlanCli } from "../../server/src/planner/cli.js";
 import { Planner, planFromHandles } from "../../server/src/planner/planner.js";
-import { LABELLED_REQUESTS, runEvaluation } from "../../scripts/eval-planner.js";
 import { functionCallScript, writeScriptedModel, writeTinyModel } from "../fixtures/model/gguf.js";
 import { examplesNamespace, fixtureTools, namespaceOf, recorder, tempDir } from "./helpers.js";
 
@@ -245,22 +244,6 @@ describe("model files", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(idle.loaded, false);
     assert.ok((await idle.countTokens("hello again")) > 0);
-  });
-});
-
-describe("evaluation", () => {
-  test("smoke: the labelled set is large enough, and a run prints its figures", async () => {
-    assert.ok(LABELLED_REQUESTS.length >= 30);
-    for (const category of ["skill", "tool", "near-miss", "nothing-fits"]) assert.ok(LABELLED_REQUESTS.some((request) => request.category === category), category);
-    const lines: string[] = [];
-    const report = await runEvaluation({ model: paths.router, folders: [path.join(__dirname, "../../examples")], threads: 1, gpu: false, contextSize: 4096, limit: 4, out: (line) => lines.push(line) });
-    assert.equal(report.results.length, 4);
-    // The scripted model always answers @search-info, and the first four requests are search-info's.
-    assert.equal(report.accuracy, 1);
-    assert.equal(report.toolPrecision, 1);
-    assert.equal(report.toolRecall, 1);
-    assert.ok(lines.some((line) => /^handles right\s+100\.0% of 4 requests$/.test(line)), lines.join("\n"));
-    assert.ok(lines.some((line) => line.startsWith("toolset precision")));
   });
 });
 
