@@ -17,9 +17,17 @@ function step(title, command, args) {
   }
 }
 
+/** Folders of the test models, removed when the stage ends, passed or failed. */
+const modelFolders = [];
+process.on("exit", () => {
+  for (const folder of modelFolders) rmSync(folder, { recursive: true, force: true });
+});
+
 /** A scripted model that always plans @search-info with this reason (the real node-llama-cpp loads it). */
 function writeTestModel(name, reason) {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "skill-e2e-model-")), name);
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-e2e-model-"));
+  modelFolders.push(folder);
+  const file = path.join(folder, name);
   const script = 'import("./test/fixtures/model/gguf.ts").then((m) => m.writeScriptedModel(process.argv[1], process.argv[2], { contextLength: 8192 }))';
   step(`write the test model ${name}`, process.execPath, ["--import", "tsx", "-e", script, file, JSON.stringify({ handles: ["search-info"], reason })]);
   return file;
@@ -53,6 +61,12 @@ try {
   } finally {
     rmSync(graphWorkspace, { recursive: true, force: true });
   }
+  const renamedWorkspace = freshWorkspace();
+  try {
+    step("UI: a skill file renamed on disk, its mentions updated from the Source Action menu", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/renamed.mjs", "--extension", root, "--workspace", renamedWorkspace, "--artifacts", path.join(artifacts, "ui-renamed")]);
+  } finally {
+    rmSync(renamedWorkspace, { recursive: true, force: true });
+  }
   // Hostile text in a skill, the request and the model's output is shown as text in the Run Plan panel.
   const { PAYLOADS } = await import("./ui/plan-panel.mjs");
   const hostile = `${PAYLOADS.img} ${PAYLOADS.script}`;
@@ -67,7 +81,7 @@ try {
   }
   // The packaged extension, installed from its VSIX (the dev copy stays out: the smoke extension is the
   // development path), activates and runs a plan on node-llama-cpp's binaries from inside the VSIX.
-  step("package the VSIX", process.execPath, ["scripts/package.mjs"]);
+  step("package the VSIX", process.execPath, ["scripts/package.mjs", "--target", "linux-x64"]);
   const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
   vsixWorkspace = freshWorkspace();
   step("the VSIX installed in VS Code", process.execPath, [

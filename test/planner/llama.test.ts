@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { composeSystemPrompt, type Namespace } from "../../server/src/core/index.js";
 import { LlamaPlannerModel, llamaBinding, type LlamaModelSettings } from "../../server/src/planner/llamaModel.js";
 import { isAbortError, ModelError } from "../../server/src/planner/model.js";
-import { runPlanCli } from "../../server/src/planner/cli.js";
+import { runCli } from "../../server/src/cli/index.js";
 import { Planner, planFromHandles } from "../../server/src/planner/planner.js";
 import { functionCallScript, writeScriptedModel, writeTinyModel } from "../fixtures/model/gguf.js";
 import { examplesNamespace, fixtureTools, namespaceOf, recorder, tempDir } from "./helpers.js";
@@ -214,7 +214,7 @@ describe("model files", () => {
     await mkdir(path.join(dir, "folder.gguf"));
     await expectError(path.join(dir, "folder.gguf"), "not-a-file", /is a folder, not a model file/);
     await writeFile(path.join(dir, "notes.gguf"), "these are my notes, not weights\n");
-    await expectError(path.join(dir, "notes.gguf"), "corrupt", /not a GGUF model file \(it starts with "thes"/);
+    await expectError(path.join(dir, "notes.gguf"), "corrupt", /not a GGUF model file: it is text, starting "these are my notes, not weights"/);
   });
 
   test("a corrupt header and a truncated file are caught before llama.cpp sees them", async () => {
@@ -251,13 +251,13 @@ describe("command line", () => {
   const capture = () => {
     const output: string[] = [];
     const errors: string[] = [];
-    return { output, errors, io: { write: (text: string) => void output.push(text), error: (line: string) => void errors.push(line) } };
+    return { output, errors, io: { write: (text: string) => void output.push(text), out: (line: string) => void output.push(`${line}\n`), err: (line: string) => void errors.push(line) } };
   };
   const examplesFolder = path.join(__dirname, "../../examples");
 
   test("plan prints the steps as they stream, then the answer", async () => {
     const { output, io } = capture();
-    const code = await runPlanCli(["What's my PAN number?", "--model", paths.router, "--folder", examplesFolder, "--gpu", "off", "--threads", "1", "--max-tokens", "8"], io);
+    const code = await runCli(["plan", "What's my PAN number?", "--model", paths.router, "--folder", examplesFolder, "--gpu", "off", "--threads", "1", "--max-tokens", "8"], io);
     const text = output.join("");
     assert.equal(code, 0, text);
     assert.match(text, /^prompt {4}\d+ tokens, \d+ characters; planning over @search-info /m);
@@ -268,10 +268,11 @@ describe("command line", () => {
 
   test("a missing model exits 1 with the clear message; a usage mistake exits 2", async () => {
     const missing = capture();
-    assert.equal(await runPlanCli(["hi", "--model", path.join(dir, "absent.gguf"), "--folder", examplesFolder, "--gpu", "off", "--threads", "1"], missing.io), 1);
-    assert.match(missing.output.join(""), /^error {5}Model file not found: /m);
+    assert.equal(await runCli(["plan", "hi", "--model", path.join(dir, "absent.gguf"), "--folder", examplesFolder, "--gpu", "off", "--threads", "1"], missing.io), 1);
+    assert.match(missing.errors.join("\n"), /^error {5}Model file not found: /m);
+    assert.doesNotMatch(missing.output.join(""), /Model file not found/);
     const usage = capture();
-    assert.equal(await runPlanCli(["--model", paths.router], usage.io), 2);
-    assert.match(usage.errors.join("\n"), /plan needs a request/);
+    assert.equal(await runCli(["plan", "--model", paths.router], usage.io), 2);
+    assert.match(usage.errors.join("\n"), /^skill-lsp plan: needs a request/);
   });
 });

@@ -1,3 +1,4 @@
+import { codeSpans, isScopedOrQualified, isTokenBoundary, proseRegions, type TextSpan } from "./prose.js";
 import { MAX_HANDLE_LENGTH } from "./slug.js";
 
 /** One `@slug` token in a text: offsets cover the `@` and the slug. */
@@ -10,6 +11,11 @@ export interface MentionToken {
   readonly start: number;
   /** Offset just after the slug. */
   readonly end: number;
+  /**
+   * The mention is a whole inline code span (`` `@search-info` ``). It is a reference when it names something;
+   * one that names nothing is taken as code: never diagnosed, coloured as dangling, escaped or refused.
+   */
+  readonly inCode: boolean;
 }
 
 /** An `@` followed by something that looks like a slug but is not one (`@-x`, `@x-`, `@café`). */
@@ -49,23 +55,61 @@ function isGlued(text: string, at: number): boolean {
 }
 
 /**
- * Finds every mention in `text[from, to)`. This is the single rule that decides what a mention of a slug is,
- * used by the parser, the diagnostics and the rename alike: an `@` not glued to a word and not escaped as
- * `\@`, then a whole kebab-case slug that no other slug character or word character follows. So `@plan`
- * is never found inside `@plan-trip`, and `bob@example.com` is no mention.
+ * Finds every mention in `text[from, to)`, read as Markdown. This is the single rule that decides what a
+ * mention of a slug is, used by the parser, the diagnostics, completion, the rename, the graph and the
+ * bundles alike: in prose only (never in a fenced code block: see `proseRegions`; inline code spans are
+ * prose), an `@` not glued to a word and not escaped as `\@`, not inside a URL or a path (`isInUrlOrPath`),
+ * not a package scope or a qualified name (`isScopedOrQualified`: `@types/node`, `@app.route`), then a whole
+ * kebab-case slug that no other slug character or word character follows. So `@plan` is never found inside
+ * `@plan-trip`, and `bob@example.com` is no mention.
  */
 export function scanMentions(text: string, from = 0, to = text.length): MentionScan {
   const mentions: MentionToken[] = [];
   const malformed: MalformedMention[] = [];
+  if (text.indexOf("@", from) === -1) return { mentions, malformed };
+  for (const region of proseRegions(text, from, to)) scanRegion(text, region.start, region.end, mentions, malformed);
+  return { mentions, malformed };
+}
+
+function scanRegion(text: string, from: number, to: number, mentions: MentionToken[], malformed: MalformedMention[]): void {
+  // The URL-or-path answer for the last `@` looked at: the next look back stops there, so a long token costs once.
+  let lookedBackTo = from;
+  let inPathAtLookBack = false;
+  const inUrlOrPath = (at: number): boolean => {
+    let answer = inPathAtLookBack;
+    for (let i = at - 1; i >= lookedBackTo; i--) {
+      const code = text.charCodeAt(i);
+      if (code === 47 /* / */) {
+        answer = true;
+        break;
+      }
+      if (isTokenBoundary(code)) {
+        answer = false;
+        break;
+      }
+    }
+    lookedBackTo = at;
+    inPathAtLookBack = answer;
+    return answer;
+  };
+  const spans = text.indexOf("`", from) === -1 ? [] : codeSpans(text, from, to);
+  let spanIndex = 0;
   let at = text.indexOf("@", from);
   while (at !== -1 && at < to) {
     let end = at + 1;
     while (end < to && isSlugChar(text.charCodeAt(end))) end++;
-    if (end > at + 1 && !isGlued(text, at)) {
+    while (spanIndex < spans.length && (spans[spanIndex]?.end ?? 0) <= at) spanIndex++;
+    const span = spans[spanIndex];
+    const inSpan = span !== undefined && span.start < at;
+    if (end > at + 1 && !isGlued(text, at) && !isScopedOrQualified(text, at, to) && !inUrlOrPath(at)) {
       const written = text.slice(at + 1, end);
       const gluedAfter = end < to && isWordCharAt(text, end);
-      if (!gluedAfter && written.length <= MAX_HANDLE_LENGTH && SLUG_SHAPE.test(written)) {
-        mentions.push({ written, slug: written.toLowerCase(), start: at, end });
+      const shaped = !gluedAfter && written.length <= MAX_HANDLE_LENGTH && SLUG_SHAPE.test(written);
+      if (inSpan) {
+        // Inline code is code unless the span is exactly one mention; nothing in it is reported as malformed.
+        if (shaped && isWholeSpan(text, span, at, end)) mentions.push({ written, slug: written.toLowerCase(), start: at, end, inCode: true });
+      } else if (shaped) {
+        mentions.push({ written, slug: written.toLowerCase(), start: at, end, inCode: false });
       } else {
         let stop = end;
         while (stop < to && isWordCharAt(text, stop)) stop = Math.min(to, stop + ((text.codePointAt(stop) ?? 0) > 0xffff ? 2 : 1));
@@ -74,7 +118,15 @@ export function scanMentions(text: string, from = 0, to = text.length): MentionS
     }
     at = text.indexOf("@", Math.max(end, at + 1));
   }
-  return { mentions, malformed };
+}
+
+/** True when `text[at, end)` is all a code span holds, its backticks and the spaces inside them aside. */
+function isWholeSpan(text: string, span: TextSpan, at: number, end: number): boolean {
+  let open = span.start;
+  while (text.charCodeAt(open) === 96) open++;
+  let close = span.end;
+  while (close > open && text.charCodeAt(close - 1) === 96) close--;
+  return text.slice(open, at).trim() === "" && text.slice(end, close).trim() === "";
 }
 
 /** The seed's `parseMentions`: the slugs a text mentions, lower-cased, first seen first, deduplicated. */

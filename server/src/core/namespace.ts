@@ -74,7 +74,10 @@ export class Namespace {
   readonly #mentioners = new UriIndex();
   readonly #diagnostics = new Map<string, readonly CoreDiagnostic[]>();
   /** Summaries too alike on the menu (`menu-similar`): indexed on first use, then kept up to date. */
-  readonly #competition = new MenuCompetition(() => this.#skills.values());
+  readonly #competition = new MenuCompetition(
+    () => this.#skills.values(),
+    (uri) => this.#skills.get(uri),
+  );
   #generation = 0;
   #menuGeneration = 0;
 
@@ -249,7 +252,7 @@ export class Namespace {
     const followed = new Set<string>();
     const unresolved: string[] = [];
     const disabled: string[] = [];
-    const stack: { readonly slugs: readonly string[]; next: number }[] = [{ slugs: handles.map(slugKey), next: 0 }];
+    const stack: { readonly slugs: readonly string[]; next: number; readonly owner?: SkillFile }[] = [{ slugs: handles.map(slugKey), next: 0 }];
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       if (!frame || frame.next >= frame.slugs.length) {
@@ -259,7 +262,8 @@ export class Namespace {
       const slug = frame.slugs[frame.next++] ?? "";
       const target = this.resolve(slug);
       if (!target) {
-        if (!unresolved.includes(slug)) unresolved.push(slug);
+        // Inline code that names nothing is code, not a requirement.
+        if (!unresolved.includes(slug) && !frame.owner?.codeOnly.includes(slug)) unresolved.push(slug);
       } else if (target.kind === "tool") {
         if (!toolNames.has(target.tool.name)) {
           toolNames.add(target.tool.name);
@@ -270,10 +274,41 @@ export class Namespace {
       } else if (!followed.has(slug)) {
         followed.add(slug);
         skills.push(target.skill);
-        stack.push({ slugs: target.skill.requirements, next: 0 });
+        stack.push({ slugs: target.skill.requirements, next: 0, owner: target.skill });
       }
     }
     return { tools, skills, unresolved, disabled };
+  }
+
+  /**
+   * Builds the `menu-similar` warnings in the background rather than on the first diagnosis: until
+   * {@link advanceMenuSimilarity} reports them ready, every skill is diagnosed without them (an editor then asks
+   * again for the skills it names). Call before the workspace is read; {@link startMenuSimilarity} once it is.
+   */
+  deferMenuSimilarity(): void {
+    this.#competition.defer();
+  }
+
+  /** Begins building the `menu-similar` index over the skills as they are now; later changes are followed. */
+  startMenuSimilarity(): void {
+    this.#competition.start();
+  }
+
+  /** True once the `menu-similar` warnings are complete (after the background build, or built on first use). */
+  get menuSimilarityReady(): boolean {
+    return this.#competition.ready;
+  }
+
+  /**
+   * Does about `units` steps of the background build (a step: one summary read, indexed or compared). Answers
+   * undefined while it is not done; when it is, the URIs whose diagnostics gained warnings (their cached
+   * diagnostics dropped), once; an empty set after that.
+   */
+  advanceMenuSimilarity(units: number): Set<string> | undefined {
+    const wasReady = this.#competition.ready;
+    const warned = this.#competition.advance(units);
+    if (warned === undefined || wasReady) return warned;
+    return this.#invalidate(warned);
   }
 
   /** The diagnostics of one file, cached until a change makes them stale. */
@@ -405,6 +440,7 @@ export class Namespace {
   #diagnoseMention(mention: Mention | ConfigMention): CoreDiagnostic[] {
     const target = this.resolve(mention.slug);
     if (!target) {
+      if (mention.inCode) return [];
       return [
         {
           range: mention.range,

@@ -10,7 +10,6 @@ import {
   ProposedFeatures,
   ResponseError,
   SemanticTokensRefreshRequest,
-  TextDocumentSyncKind,
   TextDocuments,
   createConnection,
   type Connection,
@@ -36,23 +35,47 @@ import {
   ToolDescriptionRequest,
   type SkillSettings,
 } from "../../../shared/protocol.js";
-import { CONFIG_FILE_NAME, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
-import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
+import { CONFIG_FILE_NAME, MoveDetector, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
+import { ListedWorkspace } from "../node/listedWorkspace.js";
+import { canonicalUri, listFolders, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
+import { skillClosure, type BundleFile } from "../core/bundle.js";
+import { filesOfSkill } from "../node/bundleFiles.js";
 import { quickFixes } from "../service/codeActions.js";
 import { toLspDiagnostics } from "../service/diagnostics.js";
 import { fileOf } from "../service/lookup.js";
 import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
+import { moveActions } from "../service/moves.js";
 import { prepareRename, rename, willRenameFiles } from "../service/rename.js";
 import * as requests from "../service/requests.js";
+import {
+  fitCodeActions,
+  fitCompletionItem,
+  fitCompletionList,
+  fitDiagnostics,
+  fitDocumentSymbols,
+  fitEdit,
+  fitHover,
+  readClientProfile,
+  serverCapabilities,
+  withFixData,
+  type ClientProfile,
+} from "./capabilities.js";
 import { GraphHost } from "./graph.js";
 import { PlannerHost } from "./planner.js";
 import { RoutingHost } from "./routing.js";
 import { semanticTokens } from "../service/semanticTokens.js";
+import { VERSION } from "../version.js";
+import { countOf } from "../../../shared/words.js";
 
 /** How long a rename this server answered is expected to come back as a file rename from the client. */
 const EXPECTED_RENAME_MS = 60_000;
+
+/** The background comparison of the menu's summaries works this long at a time before it lets requests in. */
+const MENU_SIMILARITY_SLICE_MS = 1;
+/** Turns of the event loop it gives away between slices. */
+const MENU_SIMILARITY_YIELD_TURNS = 8;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
@@ -86,14 +109,21 @@ export class SkillServer {
   readonly #documents = new TextDocuments(TextDocument);
   readonly #namespace = new Namespace();
   #folders: string[] = [];
-  #pullDiagnostics = false;
-  #diagnosticRefresh = false;
-  #semanticRefresh = false;
-  #codeLensRefresh = false;
-  #watchRegistration = false;
-  #folderEvents = false;
+  /** What the client announced; until `initialize`, nothing. */
+  #client: ClientProfile = readClientProfile({});
+  readonly #moves = new MoveDetector();
+  /** The client reports file changes on disk (it was sent watched-file events, or it lets the server register for them). */
+  #fileEvents = false;
   #completion: CompletionOptions = { snippets: true, defaultEditRange: false };
   #indexing = false;
+  /** While folders are being read: their listing, once made, for the open editors' diagnostics ahead of the rest. */
+  #listing: Promise<ListedWorkspace> | undefined;
+  /** The background comparison of the menu's summaries is under way. */
+  #comparing = false;
+  /** The same listing once it is made, until the folders are read. */
+  #listed: ListedWorkspace | undefined;
+  /** The workspace folders' listing, started as soon as `initialize` names them. */
+  #firstListing: { readonly folders: readonly string[]; readonly files: Promise<readonly string[]> } | undefined;
   #pendingStatus: ReturnType<typeof setTimeout> | undefined;
   /** `indexing` as the last status said it; undefined before the first. */
   #statusSentIndexing: boolean | undefined;
@@ -111,23 +141,24 @@ export class SkillServer {
 
   readonly #planner: PlannerHost;
   readonly #graph: GraphHost;
-  #configuration = false;
   #initialSettings: SkillSettings = {};
 
   constructor(connection: Connection) {
     this.#connection = connection;
+    // Built in the background once the workspace is read: no answer waits for the menu-similar warnings.
+    this.#namespace.deferMenuSimilarity();
     this.#planner = new PlannerHost({
       namespace: this.#namespace,
       folders: () => this.#folders,
       settings: () => this.#settings(),
       setTokenCounter: (counter) => this.setTokenCounter(counter),
     });
-    this.#graph = new GraphHost({ namespace: this.#namespace, countTokens: () => this.#countTokens, settled: () => this.#settled(), codeLensRefresh: () => this.#codeLensRefresh });
+    this.#graph = new GraphHost({ namespace: this.#namespace, countTokens: () => this.#countTokens, settled: () => this.#settled(), codeLensRefresh: () => this.#client.codeLensRefresh });
   }
 
   /** The `skill` settings: asked of the client when it can answer, else those it gave at start. */
   async #settings(): Promise<SkillSettings> {
-    if (!this.#configuration) return this.#initialSettings;
+    if (!this.#client.configuration) return this.#initialSettings;
     const settings: unknown = await this.#connection.workspace.getConfiguration("skill").catch(() => undefined);
     return typeof settings === "object" && settings !== null ? (settings as SkillSettings) : this.#initialSettings;
   }
@@ -150,6 +181,7 @@ export class SkillServer {
       void this.#initialized();
     });
     connection.onDidChangeWatchedFiles((params) => {
+      this.#fileEvents = true;
       const changes = params.changes.map((change) => ({ uri: canonicalUri(change.uri), type: change.type }));
       this.#queueDiskWork(() => this.#onDiskChanges(changes));
     });
@@ -157,17 +189,24 @@ export class SkillServer {
     this.#documents.onDidChangeContent((event) => this.#update(canonicalUri(event.document.uri), event.document.getText()));
     this.#documents.onDidClose((event) => this.#queueDiskWork(() => this.#onClose(canonicalUri(event.document.uri))));
 
-    connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => complete(this.#namespace, file, params.position, this.#completion)));
-    connection.onCompletionResolve((item) => resolveCompletion(this.#namespace, item));
-    connection.onHover((params) => this.#withFile(params.textDocument.uri, (file) => hover(this.#namespace, file, params.position)));
+    connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => fitCompletionList(complete(this.#namespace, file, params.position, this.#completion), this.#client)));
+    connection.onCompletionResolve((item) => fitCompletionItem(resolveCompletion(this.#namespace, item), this.#client));
+    connection.onHover((params) => this.#withFile(params.textDocument.uri, (file) => fitHover(hover(this.#namespace, file, params.position), this.#client)));
     connection.onDefinition((params) => this.#withFile(params.textDocument.uri, (file) => definition(this.#namespace, file, params.position)));
     connection.onReferences((params, token) =>
       this.#withFile(params.textDocument.uri, (file) => references(this.#namespace, file, params.position, params.context.includeDeclaration, () => token.isCancellationRequested)),
     );
-    connection.onDocumentSymbol((params) => this.#withFile(params.textDocument.uri, (file) => documentSymbols(this.#namespace, file)));
+    connection.onDocumentSymbol((params) => this.#withFile(params.textDocument.uri, (file) => fitDocumentSymbols(file.file.uri, documentSymbols(this.#namespace, file), this.#client)));
     connection.onWorkspaceSymbol((params, token) => workspaceSymbols(this.#namespace, params.query, () => token.isCancellationRequested));
     connection.onCodeLens(async (params) => (await this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file, this.#countTokens))) ?? []);
-    connection.onCodeAction((params) => this.#withFile(params.textDocument.uri, (file) => quickFixes(this.#namespace, file, params.context.diagnostics, this.#versionOf)));
+    connection.onCodeAction((params) =>
+      this.#withFile(params.textDocument.uri, (file) => {
+        // A client without `dataSupport` sends the diagnostics back without their fix data.
+        const diagnostics = withFixData(params.context.diagnostics, toLspDiagnostics(this.#namespace.diagnose(file.file.uri)));
+        const actions = [...quickFixes(this.#namespace, file, diagnostics, this.#versionOf), ...moveActions(this.#namespace, this.#moves.moves(this.#namespace), file, diagnostics, this.#versionOf, params.context.only)];
+        return fitCodeActions(actions, this.#client);
+      }),
+    );
     connection.languages.semanticTokens.on(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file))) ?? [] }));
     connection.languages.semanticTokens.onRange(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file, params.range))) ?? [] }));
 
@@ -182,10 +221,7 @@ export class SkillServer {
       this.#withFile(params.textDocument.uri, (file) => {
         const prepared = prepareRename(this.#namespace, file, params.position);
         if (isRefusal(prepared)) throw refusalError(prepared);
-        const edit = rename(this.#namespace, prepared.placeholder, params.newName, this.#versionOf);
-        if (isRefusal(edit)) throw refusalError(edit);
-        this.#expectFileRenames(edit);
-        return edit;
+        return this.#renameEdit(prepared.placeholder, params.newName);
       }),
     );
     connection.workspace.onWillRenameFiles(async (params) => {
@@ -194,7 +230,8 @@ export class SkillServer {
       const files = params.files
         .map((file) => ({ oldUri: canonicalUri(file.oldUri), newUri: canonicalUri(file.newUri) }))
         .filter((file) => !this.#takeExpectedRename(file.oldUri, file.newUri));
-      const edit = willRenameFiles(this.#namespace, files, this.#versionOf);
+      const planned = willRenameFiles(this.#namespace, files, this.#versionOf);
+      const edit = planned && !isRefusal(planned) ? fitEdit(planned, this.#client) : planned;
       if (isRefusal(edit)) {
         void connection.window.showWarningMessage(edit.refused);
         return null;
@@ -211,12 +248,15 @@ export class SkillServer {
     connection.workspace.onDidDeleteFiles((params) => params.files.forEach((file) => this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Deleted))));
 
     connection.languages.diagnostics.on(async (params) => {
-      await this.#settled();
       const uri = canonicalUri(params.textDocument.uri);
+      const listing = this.#listing;
+      // An open editor's diagnostics need only the files its own handle and its mentions name: read those, not the workspace.
+      if (listing && this.#documents.get(uri)) (await listing).readFor(this.#namespace, uri, (other) => this.#documents.get(other) !== undefined);
+      else await this.#settled();
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: toLspDiagnostics(this.#namespace.diagnose(uri)) };
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#diagnosticsOf(uri) };
     });
     connection.languages.diagnostics.onWorkspace(async (params, token) => {
       await this.#settled();
@@ -241,7 +281,7 @@ export class SkillServer {
             const resultId = this.#resultIdOf(uri);
             if (previous.get(uri) === resultId) continue;
             const version = this.#documents.get(uri)?.version ?? null;
-            items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: toLspDiagnostics(this.#namespace.diagnose(uri)) });
+            items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#diagnosticsOf(uri) });
           }
           // A long poll: when the client already has every current result, answer once something changes.
           if (items.length > 0 || previous.size === 0) return { items };
@@ -275,13 +315,16 @@ export class SkillServer {
       await this.#settled();
       const skill = this.#namespace.skill(canonicalUri(params.uri));
       if (!skill) throw new ResponseError(ErrorCodes.InvalidParams, "This file is not a skill.");
-      const edit = rename(this.#namespace, skill.slug, params.newName, this.#versionOf);
-      if (isRefusal(edit)) throw refusalError(edit);
-      this.#expectFileRenames(edit);
-      return edit;
+      return this.#renameEdit(skill.slug, params.newName);
     });
-    connection.onRequest(ExportBundleRequest, (params) => {
-      const result = exportSkillBundle(this.#namespace, canonicalUri(params.uri));
+    connection.onRequest(ExportBundleRequest, async (params) => {
+      const uri = canonicalUri(params.uri);
+      // The files of each shared skill's own folder go with it: read here, never run.
+      const skill = this.#namespace.skill(uri);
+      const closure = skill ? skillClosure(this.#namespace, skill.slug) : [];
+      const files = new Map<string, readonly BundleFile[]>();
+      if (!isRefusal(closure)) for (const one of closure) if (one.uri.startsWith("file:")) files.set(one.uri, (await filesOfSkill(one.uri)).files);
+      const result = exportSkillBundle(this.#namespace, uri, (one) => files.get(one.uri) ?? []);
       if (isRefusal(result)) throw refusalError(result);
       return result;
     });
@@ -302,56 +345,41 @@ export class SkillServer {
 
   #initialize(params: InitializeParams): InitializeResult {
     const capabilities = params.capabilities;
-    this.#pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
-    this.#diagnosticRefresh = capabilities.workspace?.diagnostics?.refreshSupport === true;
-    this.#semanticRefresh = capabilities.workspace?.semanticTokens?.refreshSupport === true;
-    this.#codeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
-    this.#configuration = capabilities.workspace?.configuration === true;
+    this.#client = readClientProfile(capabilities);
     const options: unknown = params.initializationOptions;
     if (typeof options === "object" && options !== null && "settings" in options) this.#initialSettings = (options as { settings: SkillSettings }).settings;
-    const completion = capabilities.textDocument?.completion;
-    this.#completion = { snippets: completion?.completionItem?.snippetSupport === true, defaultEditRange: completion?.completionList?.itemDefaults?.includes("editRange") === true };
-    this.#folderEvents = capabilities.workspace?.workspaceFolders === true;
-    this.#watchRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    this.#completion = { snippets: this.#client.snippets, defaultEditRange: this.#client.defaultEditRange };
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
-    const skillFiles = [{ scheme: "file", pattern: { glob: "**/*.skill.md", options: { ignoreCase: true } } }];
+    this.#firstListing = { folders, files: listFolders(folders) };
+    this.#firstListing.files.catch(() => undefined);
     return {
-      capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: ["@"], resolveProvider: true },
-        hoverProvider: true,
-        definitionProvider: true,
-        referencesProvider: true,
-        documentSymbolProvider: true,
-        workspaceSymbolProvider: true,
-        codeLensProvider: { resolveProvider: false },
-        codeActionProvider: { codeActionKinds: ["quickfix"] },
-        renameProvider: { prepareProvider: true },
-        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true, range: true },
-        diagnosticProvider: { identifier: "skill", interFileDependencies: true, workspaceDiagnostics: true },
-        workspace: {
-          workspaceFolders: { supported: true, changeNotifications: true },
-          fileOperations: {
-            willRename: { filters: skillFiles },
-            didRename: { filters: skillFiles },
-            didCreate: { filters: skillFiles },
-            didDelete: { filters: skillFiles },
-          },
-        },
-      },
-      serverInfo: { name: "skill-lsp", version: "0.1.0" },
+      capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
+      serverInfo: { name: "skill-lsp", version: VERSION },
     };
   }
 
+  /** A skill's rename as an edit this client applies whole, or the refusal that says what to do instead. */
+  #renameEdit(slug: string, newName: string): WorkspaceEdit {
+    const planned = rename(this.#namespace, slug, newName, this.#versionOf, this.#client.resourceOperations);
+    const edit = isRefusal(planned) ? planned : fitEdit(planned, this.#client);
+    if (isRefusal(edit)) throw refusalError(edit);
+    this.#expectFileRenames(edit);
+    return edit;
+  }
+
+  #diagnosticsOf(uri: string): ReturnType<typeof toLspDiagnostics> {
+    return fitDiagnostics(toLspDiagnostics(this.#namespace.diagnose(uri)), this.#client);
+  }
+
   async #initialized(): Promise<void> {
-    if (this.#folderEvents) {
+    if (this.#client.workspaceFolders) {
       this.#connection.workspace.onDidChangeWorkspaceFolders((event) => {
         for (const removed of event.removed) this.#queueDiskWork(async () => this.#removeFolder(pathFromUri(removed.uri)));
         this.#queueDiskWork(() => this.#loadFolders(event.added.map((folder) => pathFromUri(folder.uri))));
       });
     }
-    if (this.#watchRegistration) {
+    if (this.#client.watchRegistration) {
       await this.#connection.client.register(DidChangeWatchedFilesNotification.type, {
         watchers: [{ globPattern: "**/*.skill.md" }, { globPattern: `**/${CONFIG_FILE_NAME}` }],
       });
@@ -362,21 +390,68 @@ export class SkillServer {
     if (folders.length === 0) return;
     this.#folders = [...new Set([...this.#folders, ...folders])];
     this.#indexing = true;
-    const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
-    progress?.begin("Indexing skills", 0, undefined, true);
+    let listed: (listing: ListedWorkspace) => void = () => undefined;
+    let listing: ListedWorkspace | undefined;
+    this.#listing = new Promise<ListedWorkspace>((resolve) => (listed = resolve));
+    const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
     const started = Date.now();
-    await loadFolders(
-      this.#namespace,
-      folders,
-      (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
-      () => progress?.token.isCancellationRequested ?? false,
-      (uri) => !this.#documents.get(uri) && this.#isWorkspaceFile(uri),
-    );
-    progress?.done();
+    try {
+      const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
+      progress?.begin("Indexing skills", 0, undefined, true);
+      // The first load takes the listing started at `initialize`, if it is of the same folders.
+      const first = this.#firstListing;
+      this.#firstListing = undefined;
+      await loadFolders(this.#namespace, folders, {
+        listing: first?.folders === folders ? first.files : undefined,
+        onProgress: (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
+        isCancelled: () => progress?.token.isCancellationRequested ?? false,
+        shouldRead: (uri) => !isOpen(uri) && this.#isWorkspaceFile(uri) && !listing?.wasRead(uri),
+        onListed: (files) => {
+          listing = new ListedWorkspace(files);
+          listing.readConfigs(this.#namespace, isOpen);
+          this.#listed = listing;
+          listed(listing);
+          // Pushed diagnostics held back for the listing go now.
+          if (this.#pendingPush.size > 0) this.#scheduleFlush();
+        },
+      });
+      progress?.done();
+    } finally {
+      listed(listing ?? new ListedWorkspace([]));
+      this.#listing = undefined;
+      this.#listed = undefined;
+    }
     this.#indexing = false;
-    this.#connection.console.info(`Indexed ${this.#namespace.skillCount} skills in ${Date.now() - started} ms.`);
+    this.#connection.console.info(`Indexed ${countOf(this.#namespace.skillCount, "skill")} in ${Date.now() - started} ms.`);
     this.#resultIds.clear();
     this.#afterChange(new Set([...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri)]), true);
+    this.#buildMenuSimilarity();
+  }
+
+  /**
+   * Builds the menu-similar warnings after the index, a millisecond at a time between the requests: every other
+   * answer comes first. When they are ready, the skills that gained one are diagnosed again.
+   */
+  #buildMenuSimilarity(): void {
+    if (this.#namespace.menuSimilarityReady || this.#comparing) return;
+    this.#comparing = true;
+    this.#namespace.startMenuSimilarity();
+    const started = Date.now();
+    void (async () => {
+      for (;;) {
+        // A request takes several turns of the event loop (read, dispatch, answer, write): give it all of them.
+        for (let turn = 0; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+        const until = performance.now() + MENU_SIMILARITY_SLICE_MS;
+        let warned: Set<string> | undefined;
+        do warned = this.#namespace.advanceMenuSimilarity(16);
+        while (warned === undefined && performance.now() < until);
+        if (warned === undefined) continue;
+        this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning.`);
+        this.#comparing = false;
+        this.#afterChange(warned, true);
+        return;
+      }
+    })();
   }
 
   #removeFolder(folder: string): void {
@@ -401,7 +476,9 @@ export class SkillServer {
 
   #update(uri: string, text: string): void {
     if (!this.#isWorkspaceFile(uri)) return;
+    const isNew = !this.#namespace.has(uri);
     const affected = this.#namespace.set(uri, text);
+    if (isNew) this.#queueDiskWork(() => this.#sawAppear(uri));
     this.#afterChange(affected, [...affected].some((other) => other !== uri));
   }
 
@@ -434,9 +511,30 @@ export class SkillServer {
     if (!this.#isWorkspaceFile(uri) || this.#documents.get(uri)) return;
     const text = type === FileChangeType.Deleted ? undefined : await (read ?? readWorkspaceFile(pathFromUri(uri)));
     if (this.#documents.get(uri)) return;
+    const known = this.#namespace.skill(uri);
+    if (text === undefined && known) this.#moves.vanished(known);
+    const isNew = text !== undefined && !this.#namespace.has(uri);
     const affected = text === undefined ? this.#namespace.remove(uri) : this.#namespace.set(uri, text);
     if (text === undefined) affected.add(uri);
     this.#afterChange(affected, true);
+    if (isNew) await this.#sawAppear(uri);
+  }
+
+  /**
+   * A skill file new to the namespace, after the first index: a move when a skill with its body vanished. A
+   * client that sends no file events never reports the old file gone, so a known skill with the same body
+   * whose file no longer exists is read again (and so forgotten) first.
+   */
+  async #sawAppear(uri: string): Promise<void> {
+    const skill = this.#namespace.skill(uri);
+    if (!skill || this.#indexing) return;
+    const reportsDeletes = this.#fileEvents || this.#client.watchRegistration;
+    for (const other of reportsDeletes ? [] : [...this.#namespace.skills()]) {
+      if (other.uri === uri || other.body !== skill.body || this.#documents.get(other.uri)) continue;
+      if ((await readWorkspaceFile(pathFromUri(other.uri))) === undefined) await this.#onDiskChange(other.uri, FileChangeType.Deleted);
+    }
+    const current = this.#namespace.skill(uri);
+    if (current) this.#moves.appeared(current);
   }
 
   /** After a change: new result ids for what it affected, pushed or refreshed diagnostics, a status update. */
@@ -465,17 +563,28 @@ export class SkillServer {
     const connection = this.#connection;
     const othersChanged = this.#othersChanged;
     this.#othersChanged = false;
-    if (!this.#pullDiagnostics) {
+    const held = new Set<string>();
+    if (!this.#client.pullDiagnostics) {
+      const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
       for (const uri of this.#pendingPush) {
-        const diagnostics = this.#namespace.has(uri) ? toLspDiagnostics(this.#namespace.diagnose(uri)) : [];
-        void connection.sendDiagnostics({ uri, diagnostics, version: this.#documents.get(uri)?.version });
+        // An open editor's diagnostics while the folders are read: from the listing and the files it names, once listed.
+        if (this.#listing && isOpen(uri)) {
+          if (!this.#listed) {
+            held.add(uri);
+            continue;
+          }
+          this.#listed.readFor(this.#namespace, uri, isOpen);
+        }
+        const diagnostics = this.#namespace.has(uri) ? this.#diagnosticsOf(uri) : [];
+        const version = this.#client.publishVersion ? this.#documents.get(uri)?.version : undefined;
+        void connection.sendDiagnostics({ uri, diagnostics, ...(version === undefined ? {} : { version }) });
       }
     }
-    this.#pendingPush.clear();
+    this.#pendingPush = held;
     if (othersChanged) {
-      if (this.#pullDiagnostics && this.#diagnosticRefresh) connection.languages.diagnostics.refresh();
-      if (this.#semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
-      if (this.#codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+      if (this.#client.pullDiagnostics && this.#client.diagnosticRefresh) connection.languages.diagnostics.refresh();
+      if (this.#client.semanticTokens && this.#client.semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
+      if (this.#client.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     }
     this.#scheduleStatus();
     this.#graph.changed();

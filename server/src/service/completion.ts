@@ -5,7 +5,7 @@ import {
   type CompletionItem,
   type CompletionList,
 } from "vscode-languageserver-types";
-import { FRONTMATTER_KEYS, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
+import { FRONTMATTER_KEYS, isProseAt, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
 import type { WorkspaceFile } from "./lookup.js";
 
 /** More matches than this come back as an incomplete list: the client asks again as the user types. */
@@ -67,7 +67,8 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
     if (frontmatter) return frontmatter;
   }
   const partial = partialMentionAt(text, offset);
-  if (!partial) return null;
+  // Nothing is offered where the scanner would not read a mention: in fenced code, a URL or a path.
+  if (!partial || !isProseAt(text, partial.start, file.kind === "skill" ? file.file.bodyStart : text.length)) return null;
   const range = lines.rangeOf(partial.start, partial.end);
   // With a shared range the label (`@slug`) is the text inserted; otherwise each item carries the edit.
   const edit = options.defaultEditRange ? undefined : range;

@@ -191,6 +191,43 @@ suite("skill-lsp in VS Code", () => {
     await eventually(() => assert.deepEqual(codesOf(triage.uri), []));
   });
 
+  test("a skill file renamed on disk, not in the editor, offers the one-click update of its mentions", async function () {
+    this.timeout(60_000);
+    const mentioners = ["skills/work/meeting-prep.skill.md", "skills/home/plan-trip.skill.md", "skills.json"];
+    /** Renames the skill file on disk as `git mv` would, then takes the workspace action the server offers. */
+    const moveAndUpdate = async (from: string, to: string) => {
+      const { renameSync } = await import("node:fs");
+      renameSync(fileUri(`skills/builtin/${from}.skill.md`).fsPath, fileUri(`skills/builtin/${to}.skill.md`).fsPath);
+      const prep = fileUri("skills/work/meeting-prep.skill.md");
+      await vscode.workspace.openTextDocument(prep);
+      const dangling = await eventually(() => {
+        const found = vscode.languages.getDiagnostics(prep).find((one) => one.message.startsWith(`@${from} — unknown`));
+        assert.ok(found, `@${from} dangles`);
+        return found;
+      });
+      const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", prep, dangling.range, vscode.CodeActionKind.QuickFix.value);
+      assert.ok(fixes.some((action) => action.title === `Change to @${to} (the skill was renamed from @${from})`), fixes.map((action) => action.title).join(", "));
+      const actions = await eventually(async () => {
+        const found = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", prep, dangling.range, "source.updateRenamedSkill");
+        assert.equal(found.length, 1);
+        return found;
+      });
+      const update = actions[0];
+      assert.equal(update?.title, `@${from} was renamed to @${to}: update 3 mentions in 3 files`);
+      assert.ok(update?.edit && (await vscode.workspace.applyEdit(update.edit)));
+      for (const relative of mentioners) {
+        const document = await vscode.workspace.openTextDocument(fileUri(relative));
+        assert.match(document.getText(), new RegExp(`@${to}\\b`), relative);
+        assert.doesNotMatch(document.getText(), new RegExp(`@${from}\\b`), relative);
+        assert.ok(await document.save(), relative);
+      }
+      await eventually(() => assert.deepEqual(codesOf(prep), []));
+    };
+    await moveAndUpdate("check-schedule", "calendar-check");
+    // And back, so the suites after this one find the workspace as it was.
+    await moveAndUpdate("calendar-check", "check-schedule");
+  });
+
   test("New Skill mints a suffixed handle on a collision", async () => {
     const created = await vscode.commands.executeCommand<string>("skill.newSkill", fileUri("skills/home"), "Plan Trip");
     assert.equal(vscode.Uri.parse(created).path.split("/").pop(), "plan-trip-2.skill.md");
@@ -202,6 +239,8 @@ suite("skill-lsp in VS Code", () => {
     const text = await vscode.commands.executeCommand<string>("skill.showAlignment");
     assert.match(text, /The planner's system prompt: ~\d+ tokens/);
     assert.match(text, /\nYour skills:\n- @search-info: /);
+    // examples/ puts one tool on the menu: "1 tool", not "1 tools".
+    assert.match(text, /<!-- Planning is on: \d+ skills and 1 tool on the menu\. -->/);
     assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, "skill-alignment");
   });
 });
@@ -294,18 +333,23 @@ suite("A server that dies", () => {
 });
 
 suite("Skill Graph in VS Code", () => {
-  test("the panel lays out the workspace's graph in a worker and focuses one skill's expansion", async function () {
+  test("the panel lays out the workspace's graph for its shape, with legible captions, and focuses one skill's expansion", async function () {
     this.timeout(180_000);
-    type Rendered = { nodes: number; edges: number; cycles: number; worker: boolean; focus: string | null; binds: string[] | null };
+    type Rendered = { nodes: number; edges: number; cycles: number; direction: string; captionPixels: number; captions: boolean; focus: string | null; binds: string[] | null };
     const whole = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph");
     assert.ok(whole, "the panel reported a layout");
     assert.equal(whole.focus, null);
     assert.ok(whole.nodes >= 17 && whole.edges >= 23, `${whole.nodes} nodes, ${whole.edges} edges`);
     assert.ok(whole.cycles >= 1);
-    assert.equal(whole.worker, true, "ELK ran in a worker");
+    assert.ok(whole.direction === "RIGHT" || whole.direction === "DOWN", whole.direction);
+    assert.ok(whole.captions && whole.captionPixels >= 10, `captions of ${whole.captionPixels} px`);
     const focused = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph", "search-info");
     assert.equal(focused?.focus, "skill:search-info");
     assert.deepEqual(focused?.binds, ["check_notebook", "list_devices", "find_file", "grep_memory"]);
+    // From a skill file's title button: the file's URI names the skill, whatever its format.
+    const byFile = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph", fileUri("skills/builtin/check-schedule.skill.md"));
+    assert.equal(byFile?.focus, "skill:check-schedule");
+    assert.deepEqual(byFile?.binds, ["current_date", "queryCalendar"]);
 
     // Live: a new skill with a dangling mention adds two nodes (the skill and a ghost) without reopening the panel.
     const whole2 = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph", null);
