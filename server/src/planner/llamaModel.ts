@@ -249,6 +249,7 @@ export class LlamaPlannerModel implements PlannerModel {
   async #score(loaded: Loaded, request: ScoreRequest): Promise<ScoreResult> {
     const started = performance.now();
     const scoring = await this.#scoring(loaded, request.prefixes.length);
+    if (this.#settings.reusePrefix === false) scoring.held.fill(undefined);
     const continuation = loaded.model.tokenize(request.continuation, false).slice(0, MAX_SCORED_TOKENS);
     const before = scoring.sequences.reduce((sum, sequence) => sum + sequence.tokenMeter.usedInputTokens, 0);
     const scores: number[] = [];
