@@ -62,6 +62,8 @@ export interface LlamaModelSettings {
 }
 
 const DEFAULT_CONTEXT_SIZE = 4096;
+/** Said at the end of an answer that ran into the end of the context. */
+export const CONTEXT_FULL_NOTE = "the answer was cut: the context is full";
 const DEFAULT_IDLE_UNLOAD_MS = 300_000;
 const SLOTS: readonly ModelSlot[] = ["plan", "execute"];
 const RECENT_LOG_LINES = 20;
@@ -331,10 +333,16 @@ export class LlamaPlannerModel implements PlannerModel {
       maxTokens: request.maxTokens,
       signal: request.signal,
       stopOnAbortSignal: false,
-      onTextChunk: request.onText,
+      onTextChunk: request.onText as ((text: string) => void) | undefined,
     };
     let text: string;
     let stopReason: StopReason;
+    let streamed = "";
+    const onTextChunk = request.onText;
+    common.onTextChunk = (chunk: string) => {
+      streamed += chunk;
+      onTextChunk?.(chunk);
+    };
     try {
       if (request.jsonSchema) {
         const grammar = await this.#grammar(loaded, request.jsonSchema);
@@ -352,6 +360,18 @@ export class LlamaPlannerModel implements PlannerModel {
       const reason = error instanceof Error ? error.message : String(error);
       if (/context (shift|size)|fit the context/i.test(reason)) {
         const systemTokens = loaded.model.tokenize(request.systemPrompt).length;
+        const promptTokens = systemTokens + loaded.model.tokenize(last.text).length;
+        if (request.slot === "execute" && promptTokens < loaded.info.contextSize) {
+          // The prompt fitted; the answer (with its tool calls and results) filled the rest: keep what was said.
+          const used = nlc.TokenMeter.diff(slot.sequence.tokenMeter, before);
+          return {
+            text: `${streamed.trimEnd()}${streamed.trim() === "" ? "" : "\n\n"}(${CONTEXT_FULL_NOTE})`,
+            stopReason: "contextFull",
+            evaluatedInputTokens: used.usedInputTokens,
+            outputTokens: used.usedOutputTokens,
+            durationMs: performance.now() - started,
+          };
+        }
         throw new ModelError(
           "context",
           loaded.info.path,
@@ -453,9 +473,11 @@ export class LlamaPlannerModel implements PlannerModel {
         const sequence = context.getSequence();
         slots.set(name, { sequence, session: new nlc.LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false }) });
       }
+      const requested = this.#settings.contextSize ?? DEFAULT_CONTEXT_SIZE;
       const info: ModelInfo = {
         path: modelPath,
         contextSize: context.contextSize,
+        ...(trained > 0 && requested > trained ? { contextClamped: { requested, trained } } : {}),
         threads: this.#threads,
         device: shared.llama.gpu === false ? "cpu" : shared.llama.gpu,
         loadMs: performance.now() - started,

@@ -61,7 +61,7 @@ export interface ScoreResult {
 }
 
 /** Why a generation stopped. */
-export type StopReason = "end" | "maxTokens" | "abort" | "other";
+export type StopReason = "end" | "maxTokens" | "contextFull" | "abort" | "other";
 
 /** What a generation produced, with the figures the events report. */
 export interface GenerateResult {
@@ -78,6 +78,8 @@ export interface ModelInfo {
   /** The resolved local file. */
   readonly path: string;
   readonly contextSize: number;
+  /** Set when the context asked for was larger than the model's trained context, which is used instead. */
+  readonly contextClamped?: { readonly requested: number; readonly trained: number };
   readonly threads: number;
   /** "cpu", or the GPU back end in use ("cuda", "vulkan", "metal"). */
   readonly device: string;
