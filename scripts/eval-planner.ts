@@ -1,252 +1,242 @@
 /**
- * How well a model plans over the `examples/` workspace: labelled requests (ones that should pick each skill,
- * near misses, and requests nothing on the menu fits), the model's plan for each, the accuracy of the chosen
- * handles and the precision and recall of the toolset they bind.
+ * `npm run eval:planner`: how well each routing scheme picks the handle on the labelled set (eval/labelled.json,
+ * over examples/ and eval/workspace), per model, beside the lexical baseline; then the seed's lesson: how often
+ * the narrow @fetch-file takes requests the broad @search-info owns, advertised and not.
  *
- *     node --import tsx scripts/eval-planner.ts --model model.gguf [--folder examples] [--threads N] [--limit N] [--json]
+ *     npm run eval:planner -- [--model smollm2|gemma3-270m|file.gguf]… [--scheme name]… [--threads 2] [--limit N] [--out file.json]
+ *
+ * Models default to every model `npm run models` fetched; schemes to all of them (see eval/schemes.ts).
  */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { performance } from "node:perf_hooks";
 import { Namespace } from "../server/src/core/index.js";
 import { loadFolders } from "../server/src/node/workspaceFiles.js";
-import { LlamaPlannerModel, type LlamaModelSettings } from "../server/src/planner/llamaModel.js";
-import type { PlannerModel } from "../server/src/planner/model.js";
-import { Planner } from "../server/src/planner/planner.js";
-import type { ToolRunner } from "../server/src/tools/types.js";
+import { cachedModelPath, MODEL_CATALOG } from "../server/src/planner/modelCatalog.js";
+import { SCHEMES, SchemeRunner, type Choice, type Scheme } from "../eval/schemes.js";
 
-/** What a labelled request is testing. */
-export type Category = "skill" | "tool" | "near-miss" | "nothing-fits";
+const ROOT = path.resolve(__dirname, "..");
 
-/** A request and the handles a good plan names (none for "nothing fits"). */
+/** One labelled request: the handles a careful person would pick ([] for none), and equally right plans. */
 export interface LabelledRequest {
   readonly text: string;
   readonly expected: readonly string[];
-  /** Other plans that are just as right. */
   readonly alsoAccepted?: readonly (readonly string[])[];
-  readonly category: Category;
-  /** For a near miss: what it is near, and why the label is what it is. */
+  readonly category: "skill" | "tool" | "none" | "trap-broad" | "trap-narrow";
   readonly note?: string;
 }
 
-/** The labelled set over `examples/`: its menu is search-info, check-schedule, meeting-prep, triage-inbox, follow-up, plan-trip, retry-search and the tool current-date. */
-export const LABELLED_REQUESTS: readonly LabelledRequest[] = [
-  { text: "What's my PAN number?", expected: ["search-info"], category: "skill" },
-  { text: "Find my passport scan", expected: ["search-info"], category: "skill" },
-  { text: "What is my sister's address?", expected: ["search-info"], category: "skill" },
-  { text: "What's my TAP frequent flyer number?", expected: ["search-info"], category: "skill" },
-  { text: "Which blood group am I?", expected: ["search-info"], category: "skill" },
-  { text: "What's on my calendar tomorrow?", expected: ["check-schedule"], category: "skill" },
-  { text: "Am I free this weekend?", expected: ["check-schedule"], category: "skill" },
-  { text: "When is my dentist appointment next week?", expected: ["check-schedule"], category: "skill" },
-  { text: "Do I have any meetings on Friday afternoon?", expected: ["check-schedule"], category: "skill" },
-  { text: "Prepare me for my 3pm meeting", expected: ["meeting-prep"], category: "skill" },
-  { text: "What do I need for tomorrow's design review?", expected: ["meeting-prep"], category: "skill" },
-  { text: "Get me ready for Monday's 1:1 with Sam", expected: ["meeting-prep"], category: "skill" },
-  { text: "Help me triage my inbox", expected: ["triage-inbox"], category: "skill" },
-  { text: "What needs my attention today?", expected: ["triage-inbox"], category: "skill" },
-  { text: "Sort my unread messages and reminders into now, later and never", expected: ["triage-inbox"], category: "skill" },
-  { text: "Remind me what I promised Sam", expected: ["follow-up"], category: "skill" },
-  { text: "Which follow-ups are overdue?", expected: ["follow-up"], category: "skill" },
-  { text: "Did I promise anyone something that is due this week?", expected: ["follow-up"], category: "skill" },
-  { text: "Plan a weekend trip to Lisbon", expected: ["plan-trip"], category: "skill" },
-  { text: "When could I fit in a trip next month?", expected: ["plan-trip"], category: "skill" },
-  { text: "Help me plan a visit to my sister in Pune", expected: ["plan-trip"], category: "skill" },
-  { text: "Look again, you missed it", expected: ["retry-search"], category: "skill" },
-  { text: "Search harder for my tax letter", expected: ["retry-search"], alsoAccepted: [["search-info"]], category: "skill" },
-  { text: "What day is it today?", expected: ["current-date"], category: "tool" },
-  { text: "What's today's date?", expected: ["current-date"], category: "tool" },
-  { text: "Is today a weekday or the weekend?", expected: ["current-date"], category: "tool" },
-  { text: "Find the budget spreadsheet", expected: ["search-info"], category: "near-miss", note: "a file: @fetch-file is not on the menu, @search-info wraps it" },
-  { text: "Which devices do I have?", expected: ["search-info"], category: "near-miss", note: "@list-devices is not advertised; reached through @search-info" },
-  { text: "What's the date of my dentist appointment?", expected: ["check-schedule"], category: "near-miss", note: "says 'date' but asks the calendar, not today's date" },
-  { text: "What did Sam and I discuss at the last design review?", expected: ["search-info"], alsoAccepted: [["meeting-prep"]], category: "near-miss", note: "past meeting: information, not preparation" },
-  { text: "Draft a reply to Priya's message", expected: [], category: "near-miss", note: "@draft-reply exists but is disabled: nothing on the menu drafts" },
-  { text: "Write a haiku about autumn", expected: [], category: "nothing-fits" },
-  { text: "Translate 'good morning' into Portuguese", expected: [], category: "nothing-fits" },
-  { text: "What is 17 times 23?", expected: [], category: "nothing-fits" },
-  { text: "Tell me a joke about computers", expected: [], category: "nothing-fits" },
-  { text: "Explain how a rainbow forms", expected: [], category: "nothing-fits" },
-];
-
-/** One request's outcome. */
-export interface EvaluatedRequest {
-  readonly request: LabelledRequest;
-  readonly chosen: readonly string[];
-  readonly correct: boolean;
-  readonly expectedTools: readonly string[];
-  readonly boundTools: readonly string[];
-  readonly ms: number;
-  readonly error?: string;
+export interface LabelledSet {
+  /** The workspace folder, relative to the repository. */
+  readonly workspace: string;
+  readonly requests: readonly LabelledRequest[];
 }
 
-/** The figures of a run. */
-export interface EvaluationReport {
-  readonly results: readonly EvaluatedRequest[];
-  /** Share of requests whose handles were right. */
-  readonly accuracy: number;
-  readonly accuracyByCategory: Readonly<Partial<Record<Category, number>>>;
-  /** Of the tools bound, the share that the labelled plan binds too (micro-averaged). */
-  readonly toolPrecision: number;
-  /** Of the tools the labelled plan binds, the share that were bound. */
-  readonly toolRecall: number;
-  /** Share of requests whose bound toolset is exactly the labelled one. */
-  readonly exactToolsets: number;
-  readonly meanPlanMs: number;
+export function labelledSets(): LabelledSet[] {
+  const data = JSON.parse(readFileSync(path.join(ROOT, "eval/labelled.json"), "utf8")) as { sets: LabelledSet[] };
+  return data.sets;
 }
 
-/** Never called: the evaluation plans and does not execute. */
-const noTools: ToolRunner = { run: () => Promise.resolve({ ok: false, kind: "refused", error: "The evaluation does not run tools." }) };
+export async function workspaceNamespace(folder: string): Promise<Namespace> {
+  const namespace = new Namespace();
+  await loadFolders(namespace, [path.join(ROOT, folder)]);
+  return namespace;
+}
 
 const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((item) => b.includes(item));
 
-/** Plans each request with the model and scores the plans. */
-export async function evaluatePlanner(model: PlannerModel, namespace: Namespace, requests: readonly LabelledRequest[] = LABELLED_REQUESTS, onResult?: (result: EvaluatedRequest) => void): Promise<EvaluationReport> {
-  const planner = new Planner({ model, tools: noTools });
-  const toolsOf = (handles: readonly string[]) => namespace.expand(handles).tools.map((tool) => tool.name);
-  const results: EvaluatedRequest[] = [];
-  for (const request of requests) {
-    const started = performance.now();
-    let chosen: readonly string[] = [];
-    let error: string | undefined;
-    try {
-      const plan = await planner.plan({ text: request.text, namespace });
-      chosen = plan.kind === "plan" ? plan.handles : [];
-    } catch (failure) {
-      error = failure instanceof Error ? failure.message : String(failure);
-    }
-    const accepted = [request.expected, ...(request.alsoAccepted ?? [])];
-    const result: EvaluatedRequest = {
-      request,
-      chosen,
-      correct: error === undefined && accepted.some((handles) => sameSet(handles, chosen)),
-      expectedTools: toolsOf(request.expected),
-      boundTools: toolsOf(chosen),
-      ms: performance.now() - started,
-      ...(error === undefined ? {} : { error }),
-    };
-    results.push(result);
-    onResult?.(result);
-  }
+/** True when the chosen handles are the label or one of the equally right plans. */
+export function isRight(request: LabelledRequest, chosen: readonly string[]): boolean {
+  return [request.expected, ...(request.alsoAccepted ?? [])].some((handles) => sameSet(handles, chosen));
+}
+
+interface Row {
+  readonly model: string;
+  readonly scheme: Scheme;
+  readonly requests: number;
+  readonly right: number;
+  readonly noneRight: number;
+  readonly noneTotal: number;
+  readonly toolPrecision: number;
+  readonly toolRecall: number;
+  readonly firstTokenMs: number | undefined;
+  readonly warmPlanMs: number;
+  readonly coldPlanMs: number;
+  readonly perSet: Readonly<Record<string, { right: number; requests: number }>>;
+  readonly choices: readonly { readonly workspace: string; readonly text: string; readonly chosen: readonly string[]; readonly right: boolean; readonly error?: string }[];
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
+};
+
+async function evaluateScheme(runner: SchemeRunner, modelId: string, scheme: Scheme, sets: readonly { set: LabelledSet; namespace: Namespace }[], limit: number | undefined): Promise<Row> {
+  let right = 0;
+  let noneRight = 0;
+  let noneTotal = 0;
   let bound = 0;
-  let expected = 0;
+  let expectedTools = 0;
   let both = 0;
-  for (const result of results) {
-    bound += result.boundTools.length;
-    expected += result.expectedTools.length;
-    both += result.boundTools.filter((tool) => result.expectedTools.includes(tool)).length;
+  const firstTokens: number[] = [];
+  const warm: number[] = [];
+  let cold = Number.NaN;
+  const perSet: Record<string, { right: number; requests: number }> = {};
+  const choices: Row["choices"][number][] = [];
+  for (const { set, namespace } of sets) {
+    const toolsOf = (handles: readonly string[]) => namespace.expand(handles).tools.map((tool) => tool.name);
+    const requests = limit === undefined ? set.requests : set.requests.slice(0, limit);
+    const tally = { right: 0, requests: 0 };
+    for (const [index, request] of requests.entries()) {
+      const choice: Choice = await runner.choose(scheme, namespace, request.text);
+      const ok = choice.error === undefined && isRight(request, choice.handles);
+      tally.requests++;
+      if (ok) {
+        right++;
+        tally.right++;
+      }
+      if (request.expected.length === 0) {
+        noneTotal++;
+        if (choice.handles.length === 0) noneRight++;
+      }
+      const chosenTools = toolsOf(choice.handles);
+      const labelledTools = toolsOf(request.expected);
+      bound += chosenTools.length;
+      expectedTools += labelledTools.length;
+      both += chosenTools.filter((tool) => labelledTools.includes(tool)).length;
+      if (index === 0 && Number.isNaN(cold)) cold = choice.ms;
+      else warm.push(choice.ms);
+      if (choice.firstTokenMs !== undefined && !Number.isNaN(choice.firstTokenMs) && index > 0) firstTokens.push(choice.firstTokenMs);
+      choices.push({ workspace: set.workspace, text: request.text, chosen: choice.handles, right: ok, ...(choice.error ? { error: choice.error } : {}) });
+      process.stderr.write(`${ok ? "." : "x"}`);
+    }
+    perSet[set.workspace] = tally;
   }
+  process.stderr.write("\n");
   const share = (part: number, whole: number) => (whole === 0 ? 1 : part / whole);
-  const accuracyByCategory: Partial<Record<Category, number>> = {};
-  for (const category of ["skill", "tool", "near-miss", "nothing-fits"] as const) {
-    const inCategory = results.filter((result) => result.request.category === category);
-    if (inCategory.length > 0) accuracyByCategory[category] = share(inCategory.filter((result) => result.correct).length, inCategory.length);
-  }
   return {
-    results,
-    accuracy: share(results.filter((result) => result.correct).length, results.length),
-    accuracyByCategory,
+    model: modelId,
+    scheme,
+    requests: choices.length,
+    right,
+    noneRight,
+    noneTotal,
     toolPrecision: share(both, bound),
-    toolRecall: share(both, expected),
-    exactToolsets: share(results.filter((result) => sameSet(result.boundTools, result.expectedTools)).length, results.length),
-    meanPlanMs: results.reduce((sum, result) => sum + result.ms, 0) / Math.max(1, results.length),
+    toolRecall: share(both, expectedTools),
+    firstTokenMs: firstTokens.length > 0 ? median(firstTokens) : undefined,
+    warmPlanMs: median(warm),
+    coldPlanMs: cold,
+    perSet,
+    choices,
   };
 }
 
-const percent = (n: number): string => `${(100 * n).toFixed(1)}%`;
-const handles = (list: readonly string[]): string => (list.length === 0 ? "none" : list.map((handle) => `@${handle}`).join(" "));
-
-/** The report as lines for a terminal. */
-export function formatReport(report: EvaluationReport): string[] {
-  const lines = [
-    "",
-    `handles right      ${percent(report.accuracy)} of ${report.results.length} requests`,
-    ...Object.entries(report.accuracyByCategory).map(([category, accuracy]) => `  ${category.padEnd(17)}${percent(accuracy)}`),
-    `toolset precision  ${percent(report.toolPrecision)}`,
-    `toolset recall     ${percent(report.toolRecall)}`,
-    `exact toolsets     ${percent(report.exactToolsets)}`,
-    `mean plan time     ${Math.round(report.meanPlanMs)} ms`,
-  ];
-  return lines;
+/** The seed's lesson: picks of @fetch-file on requests @search-info owns, with @fetch-file advertised and not. */
+async function narrowSkillLesson(runner: SchemeRunner, scheme: Scheme, set: LabelledSet, namespace: Namespace): Promise<{ advertised: number; unadvertised: number; advertisedRight: number; unadvertisedRight: number; total: number }> {
+  const owned = set.requests.filter((request) => request.category === "trap-broad");
+  const fetchFile = [...namespace.skills()].find((skill) => skill.slug === "fetch-file");
+  if (!fetchFile) throw new Error("The trap workspace has no @fetch-file.");
+  const unadvertised = new Namespace();
+  for (const skill of namespace.skills()) unadvertised.set(skill.uri, skill === fetchFile ? skill.text.replace(/^---\n/, "---\nadvertised: false\n") : skill.text);
+  for (const config of namespace.configs()) unadvertised.set(config.uri, config.text);
+  const count = async (space: Namespace) => {
+    let picks = 0;
+    let rightCount = 0;
+    for (const request of owned) {
+      const choice = await runner.choose(scheme, space, request.text);
+      if (choice.handles.includes("fetch-file")) picks++;
+      if (isRight(request, choice.handles)) rightCount++;
+    }
+    return { picks, rightCount };
+  };
+  const before = await count(namespace);
+  const after = await count(unadvertised);
+  return { advertised: before.picks, unadvertised: after.picks, advertisedRight: before.rightCount, unadvertisedRight: after.rightCount, total: owned.length };
 }
 
-/** One result as a line: ✓/✗, the request, what was expected, what was chosen. */
-export function formatResult(result: EvaluatedRequest): string {
-  const mark = result.correct ? "ok  " : "MISS";
-  const detail = result.correct ? handles(result.chosen) : `expected ${handles(result.request.expected)}, chose ${handles(result.chosen)}${result.error ? ` (${result.error})` : ""}`;
-  return `${mark} ${result.request.category.padEnd(12)} ${JSON.stringify(result.request.text).padEnd(62)} ${detail}  ${Math.round(result.ms)} ms`;
-}
-
-/** Options of {@link runEvaluation}. */
-export interface EvaluationOptions extends Omit<LlamaModelSettings, "model"> {
-  readonly model: string;
-  readonly folders: readonly string[];
-  /** Only the first N requests (a smoke run). */
-  readonly limit?: number;
-  readonly out?: (line: string) => void;
-}
-
-/** Loads the folders' skills and the model, evaluates, prints each result and the figures, and answers the report. */
-export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationReport> {
-  const out = options.out ?? ((line: string) => console.log(line));
-  const namespace = new Namespace();
-  await loadFolders(namespace, options.folders.map((folder) => path.resolve(folder)));
-  const { folders: _folders, limit, out: _out, ...settings } = options;
-  const model = new LlamaPlannerModel({ idleUnloadMs: 0, ...settings });
-  try {
-    const info = await model.prepare();
-    out(`model ${info.path} (${info.device}, ${info.threads} threads, context ${info.contextSize}), folders ${options.folders.join(", ")}`);
-    const requests = limit === undefined ? LABELLED_REQUESTS : LABELLED_REQUESTS.slice(0, limit);
-    const report = await evaluatePlanner(model, namespace, requests, (result) => out(formatResult(result)));
-    for (const line of formatReport(report)) out(line);
-    return report;
-  } finally {
-    await model.dispose();
-  }
-}
-
-function parseArgs(args: readonly string[]): EvaluationOptions & { readonly json: boolean } {
-  let model: string | undefined;
-  const folders: string[] = [];
-  let threads: number | undefined;
-  let contextSize: number | undefined;
+function parseArgs(args: readonly string[]): { models: string[]; schemes: Scheme[]; threads: number; limit?: number; out?: string } {
+  const models: string[] = [];
+  const schemes: Scheme[] = [];
+  let threads = 2;
   let limit: number | undefined;
-  let json = false;
+  let out: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    const value = () => {
+    const value = (): string => {
       const next = args[++i];
       if (next === undefined) throw new Error(`${arg} needs a value.`);
       return next;
     };
-    if (arg === "--model") model = value();
-    else if (arg === "--folder") folders.push(value());
-    else if (arg === "--threads") threads = Number(value());
-    else if (arg === "--context") contextSize = Number(value());
+    if (arg === "--model") models.push(value());
+    else if (arg === "--scheme") {
+      const scheme = value();
+      if (!(SCHEMES as readonly string[]).includes(scheme)) throw new Error(`Unknown scheme ${scheme}; schemes: ${SCHEMES.join(", ")}.`);
+      schemes.push(scheme as Scheme);
+    } else if (arg === "--threads") threads = Number(value());
     else if (arg === "--limit") limit = Number(value());
-    else if (arg === "--json") json = true;
-    else throw new Error(`Unknown argument ${arg}.`);
+    else if (arg === "--out") out = value();
+    else throw new Error(`Unknown argument ${arg}. Usage: eval-planner.ts [--model id|file.gguf]… [--scheme name]… [--threads N] [--limit N] [--out file.json]`);
   }
-  if (!model) throw new Error("Usage: eval-planner.ts --model model.gguf [--folder examples] [--threads N] [--context N] [--limit N] [--json]");
-  return { model, folders: folders.length > 0 ? folders : ["examples"], threads, contextSize, limit, json };
+  return { models, schemes: schemes.length > 0 ? schemes : [...SCHEMES], threads, ...(limit === undefined ? {} : { limit }), ...(out === undefined ? {} : { out }) };
 }
 
-async function main(): Promise<void> {
-  let options: ReturnType<typeof parseArgs>;
-  try {
-    options = parseArgs(process.argv.slice(2));
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exitCode = 2;
-    return;
+function modelFile(id: string): { id: string; file: string } {
+  const known = MODEL_CATALOG.find((model) => model.id === id);
+  if (known) {
+    const file = cachedModelPath(known);
+    if (!existsSync(file)) throw new Error(`${known.title} is not in the model cache (${file}): run \`npm run models\` first.`);
+    return { id, file };
   }
-  const { json, ...rest } = options;
-  const report = await runEvaluation({ ...rest, out: json ? () => undefined : undefined });
-  if (json) console.log(JSON.stringify(report, null, 2));
+  if (!existsSync(id)) throw new Error(`No model ${id}: give a catalogue id (${MODEL_CATALOG.map((model) => model.id).join(", ")}) or a .gguf file.`);
+  return { id: path.basename(id), file: id };
+}
+
+const pct = (part: number, whole: number): string => `${part}/${whole} (${((100 * part) / Math.max(1, whole)).toFixed(0)}%)`;
+const ms = (value: number | undefined): string => (value === undefined || Number.isNaN(value) ? "—" : `${Math.round(value)} ms`);
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const models = (options.models.length > 0 ? options.models : MODEL_CATALOG.filter((model) => existsSync(cachedModelPath(model))).map((model) => model.id)).map(modelFile);
+  if (models.length === 0) throw new Error("No model in the cache: run `npm run models` first.");
+  const sets = await Promise.all(labelledSets().map(async (set) => ({ set, namespace: await workspaceNamespace(set.workspace) })));
+  const rows: Row[] = [];
+  const lessons: Record<string, unknown> = {};
+  const trapSet = sets.find(({ set }) => set.requests.some((request) => request.category === "trap-broad"));
+  for (const model of models) {
+    const { runner, loadMs } = await SchemeRunner.load(model.file, options.threads, 32);
+    console.log(`model ${model.id}: ${model.file}, loaded in ${Math.round(loadMs)} ms, ${options.threads} threads`);
+    try {
+      for (const scheme of options.schemes) {
+        const row = await evaluateScheme(runner, model.id, scheme, sets, options.limit);
+        rows.push(row);
+        console.log(`  ${scheme.padEnd(18)} ${pct(row.right, row.requests)} right, none ${pct(row.noneRight, row.noneTotal)}, tools P ${(100 * row.toolPrecision).toFixed(0)}% R ${(100 * row.toolRecall).toFixed(0)}%, warm ${ms(row.warmPlanMs)}`);
+        if (scheme === "lexical" && models.indexOf(model) > 0) continue;
+        if (trapSet && options.limit === undefined) {
+          const lesson = await narrowSkillLesson(runner, scheme, trapSet.set, trapSet.namespace);
+          lessons[`${model.id}:${scheme}`] = lesson;
+          console.log(`    @fetch-file took ${lesson.advertised}/${lesson.total} of @search-info's requests advertised, ${lesson.unadvertised}/${lesson.total} unadvertised`);
+        }
+      }
+    } finally {
+      await runner.dispose();
+    }
+  }
+  console.log("\n| model | scheme | handle accuracy | examples/ | eval/workspace | none | toolset precision | toolset recall | first token (warm) | plan (warm) | first plan |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const row of rows) {
+    const setCell = (name: string) => {
+      const tally = row.perSet[name];
+      return tally ? pct(tally.right, tally.requests) : "—";
+    };
+    console.log(
+      `| ${row.model} | ${row.scheme} | ${pct(row.right, row.requests)} | ${setCell("examples")} | ${setCell("eval/workspace")} | ${pct(row.noneRight, row.noneTotal)} | ${(100 * row.toolPrecision).toFixed(0)}% | ${(100 * row.toolRecall).toFixed(0)}% | ${ms(row.firstTokenMs)} | ${ms(row.warmPlanMs)} | ${ms(row.coldPlanMs)} |`,
+    );
+  }
+  if (options.out) writeFileSync(options.out, `${JSON.stringify({ rows, lessons }, null, 1)}\n`);
 }
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(`eval:planner: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   });
 }

@@ -9,7 +9,6 @@ import { LlamaPlannerModel, llamaBinding, type LlamaModelSettings } from "../../
 import { isAbortError, ModelError } from "../../server/src/planner/model.js";
 import { runCli } from "../../server/src/cli/index.js";
 import { Planner, planFromHandles } from "../../server/src/planner/planner.js";
-import { LABELLED_REQUESTS, runEvaluation } from "../../scripts/eval-planner.js";
 import { functionCallScript, writeScriptedModel, writeTinyModel } from "../fixtures/model/gguf.js";
 import { examplesNamespace, fixtureTools, namespaceOf, recorder, tempDir } from "./helpers.js";
 
@@ -93,12 +92,13 @@ describe("planning on a real model", () => {
   test("a model that always plans @search-info binds exactly check_notebook, list_devices, find_file, grep_memory", async () => {
     const events = recorder();
     const plan = await new Planner({ model: model(paths.router), tools: fixtureTools() }).plan({ text: "What's my PAN number?", namespace: examples, onEvent: events.onEvent });
-    assert.equal(plan.kind === "plan" && plan.text, "I'll use @search-info to find their PAN number.");
+    // It scores every menu entry alike, and a tie goes to the first entry.
+    assert.equal(plan.kind === "plan" && plan.text, "I'll use @search-info.");
     assert.deepEqual(plan.kind === "plan" && plan.expansion.tools.map((tool) => tool.name), SEARCH_INFO_TOOLS);
     assert.deepEqual(events.of("bound")[0]?.tools.map((tool) => tool.name), SEARCH_INFO_TOOLS);
   });
 
-  test("an unchanged system prompt is evaluated once: later requests evaluate only what follows it", async () => {
+  test("each menu entry's prefix is evaluated once: later requests evaluate only the request after each", async () => {
     const evaluated = async (reusePrefix: boolean) => {
       const planner = new Planner({ model: model(paths.router, { reusePrefix }), tools: fixtureTools() });
       const counts: number[] = [];
@@ -111,7 +111,7 @@ describe("planning on a real model", () => {
     };
     const [first = 0, ...later] = await evaluated(true);
     assert.ok(first > 900, `the first request evaluates the whole prompt (${first})`);
-    for (const count of later) assert.ok(count < 60, `a later request evaluates ${count} tokens`);
+    for (const count of later) assert.ok(count < first / 3, `a later request evaluates ${count} tokens`);
     for (const count of await evaluated(false)) assert.ok(count > 900, `without reuse every request evaluates the whole prompt (${count})`);
   });
 
@@ -248,22 +248,6 @@ describe("model files", () => {
   });
 });
 
-describe("evaluation", () => {
-  test("smoke: the labelled set is large enough, and a run prints its figures", async () => {
-    assert.ok(LABELLED_REQUESTS.length >= 30);
-    for (const category of ["skill", "tool", "near-miss", "nothing-fits"]) assert.ok(LABELLED_REQUESTS.some((request) => request.category === category), category);
-    const lines: string[] = [];
-    const report = await runEvaluation({ model: paths.router, folders: [path.join(__dirname, "../../examples")], threads: 1, gpu: false, contextSize: 4096, limit: 4, out: (line) => lines.push(line) });
-    assert.equal(report.results.length, 4);
-    // The scripted model always answers @search-info, and the first four requests are search-info's.
-    assert.equal(report.accuracy, 1);
-    assert.equal(report.toolPrecision, 1);
-    assert.equal(report.toolRecall, 1);
-    assert.ok(lines.some((line) => /^handles right\s+100\.0% of 4 requests$/.test(line)), lines.join("\n"));
-    assert.ok(lines.some((line) => line.startsWith("toolset precision")));
-  });
-});
-
 describe("command line", () => {
   const capture = () => {
     const output: string[] = [];
@@ -278,7 +262,7 @@ describe("command line", () => {
     const text = output.join("");
     assert.equal(code, 0, text);
     assert.match(text, /^prompt {4}\d+ tokens, \d+ characters; planning over @search-info /m);
-    assert.match(text, /^plan {6}I'll use @search-info to find their PAN number\./m);
+    assert.match(text, /^plan {6}I'll use @search-info\./m);
     assert.match(text, /^bound {5}check_notebook, list_devices, find_file, grep_memory$/m);
     assert.match(text, /^ {10}8 tokens in .*stopped: maxTokens$/m);
   });

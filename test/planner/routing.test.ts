@@ -97,9 +97,10 @@ describe("a routing run on a model that always plans @search-info", () => {
       const expected = (routingCase.skill === "search-info") === (routingCase.kind === "example") ? "passed" : "failed";
       assert.equal(result.status, expected, `${routingCase.skill} ${routingCase.kind} ${routingCase.text}`);
       assert.deepEqual(result.chosen, ["search-info"]);
-      assert.equal(result.reason, REASON);
+      // Routing by likelihood gives no reason; the scripted model scores every entry alike, so the first, @search-info, wins.
+      assert.equal(result.reason, "");
       if (result.status === "failed") {
-        assert.match(result.message, routingCase.kind === "example" ? new RegExp(`^Routed to @search-info instead of @${routingCase.skill} \\(the model's reason: "${REASON}"\\)$`) : /must not reach @search-info/);
+        assert.match(result.message, routingCase.kind === "example" ? new RegExp(`^Routed to @search-info instead of @${routingCase.skill}$`) : /must not reach @search-info/);
       }
     }
     const examplesCount = all.filter((routingCase) => routingCase.kind === "example").length;

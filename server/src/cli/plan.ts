@@ -70,7 +70,7 @@ function describe(event: PlannerEvent, io: CliIo, state: { streaming: boolean })
         const percent = event.totalBytes > 0 ? Math.floor((100 * event.downloadedBytes) / event.totalBytes) : 0;
         line("download", `${event.uri} ${percent}% of ${(event.totalBytes / 1e6).toFixed(0)} MB`);
       } else if (event.stage === "load") line("model", `loading ${event.path}`);
-      else line("model", `ready (${event.info.device}, ${event.info.threads} thread${event.info.threads === 1 ? "" : "s"}, context ${event.info.contextSize}; load ${ms(event.info.loadMs)})`);
+      else line("model", `ready (${event.info.device}, ${event.info.threads} thread${event.info.threads === 1 ? "" : "s"}, context ${event.info.contextSize}; load ${ms(event.info.loadMs)})${event.info.contextClamped ? `; the context asked for, ${event.info.contextClamped.requested}, is larger than the ${event.info.contextClamped.trained} tokens the model was trained on, so ${event.info.contextClamped.trained} is used` : ""}`);
       return;
     case "systemPrompt":
       line("prompt", `${event.label}, ${event.characters} characters; ${event.path === "plan" ? `planning over ${event.menu.map((handle) => `@${handle}`).join(" ")}` : "no skill on the menu: direct path"}`);

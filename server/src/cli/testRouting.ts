@@ -3,11 +3,12 @@ import * as path from "node:path";
 import { isAbortError, LlamaPlannerModel, ModelError, routingSuite, runRouting, type RoutingCase, type RoutingReport, type RoutingResult, type RoutingStatus } from "../planner/index.js";
 import { gpuOption, loadNamespace, parseArgs, positiveNumber, relativeUri, UsageError, type CliIo, type Verb } from "./common.js";
 
-const ROUTING_USAGE = `test-routing [folder…] --model M [--junit FILE] [options]
+const ROUTING_USAGE = `test-routing [folder…] --model M [--junit FILE] [--min-passed N] [options]
                                Give every skill's examples and near misses to the planner and check where
                                each is routed. Exits 1 when one fails.
     --model M                  A .gguf file, or an hf: URI downloaded once.
     --junit FILE               Also write the results as JUnit XML, for CI.
+    --min-passed N             A regression gate: exit 1 only when fewer than N cases pass.
     --threads N, --context N, --gpu auto|off
                                As for plan.`;
 
@@ -15,19 +16,21 @@ interface RoutingOptions {
   readonly folders: readonly string[];
   readonly model: string;
   readonly junit: string | undefined;
+  readonly minPassed: number | undefined;
   readonly threads: number | undefined;
   readonly contextSize: number | undefined;
   readonly gpu: "auto" | false;
 }
 
 function parseRoutingArgs(args: readonly string[]): RoutingOptions {
-  const { folders, values } = parseArgs(args, { valued: ["--model", "--junit", "--threads", "--context", "--gpu"], positionalFolders: true });
+  const { folders, values } = parseArgs(args, { valued: ["--model", "--junit", "--min-passed", "--threads", "--context", "--gpu"], positionalFolders: true });
   const model = values.get("--model");
   if (!model) throw new UsageError("test-routing needs --model: a .gguf file or an hf: URI.");
   return {
     folders,
     model,
     junit: values.get("--junit"),
+    minPassed: positiveNumber("--min-passed", values.get("--min-passed")),
     threads: positiveNumber("--threads", values.get("--threads")),
     contextSize: positiveNumber("--context", values.get("--context")),
     gpu: gpuOption(values.get("--gpu")),
@@ -110,7 +113,8 @@ export function junitXml(report: RoutingReport): string {
 
 /**
  * The `test-routing` verb: loads the folders' skills, runs every routing case on the model, prints the report
- * and (with --junit) writes JUnit XML. Answers the exit code: 0 all passed, 1 a case failed or errored, 2 usage
+ * and (with --junit) writes JUnit XML. Answers the exit code: 0 all passed (or, with --min-passed, at least that
+ * many), 1 a case failed or errored (fewer passed), 2 usage
  * or a model that cannot run, 130 interrupted.
  */
 async function runTestRouting(args: readonly string[], io: CliIo): Promise<number> {
@@ -134,6 +138,11 @@ async function runTestRouting(args: readonly string[], io: CliIo): Promise<numbe
       await fs.mkdir(path.dirname(path.resolve(options.junit)), { recursive: true });
       await fs.writeFile(options.junit, junitXml(report));
       io.out(`JUnit XML written to ${options.junit}.`);
+    }
+    if (options.minPassed !== undefined) {
+      const { passed } = report.counts;
+      io.out(passed >= options.minPassed ? `Gate passed: ${passed} cases passed, at least ${options.minPassed} required.` : `Gate FAILED: ${passed} cases passed, fewer than the ${options.minPassed} required.`);
+      return passed >= options.minPassed ? 0 : 1;
     }
     return report.counts.failed + report.counts.errored > 0 ? 1 : 0;
   } catch (error) {

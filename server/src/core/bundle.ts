@@ -99,6 +99,8 @@ export interface IncomingReview {
   readonly files: readonly { readonly path: string; readonly mode: FileMode }[];
   /** What does not come, by name. */
   readonly leftOut: readonly LeftOut[];
+  /** What is worth knowing before accepting (a description past the Agent Skills limit, kept whole). */
+  readonly notes: readonly string[];
 }
 
 /** Who holds a handle here, so an incoming skill had to be re-slugged. */
@@ -736,7 +738,7 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
     if (reused.has(skill.handle)) continue;
     const claimants = namespace.claimants(skill.handle);
     const here = claimants[0];
-    if (claimants.length !== 1 || !here || namespace.tool(skill.handle)) continue;
+    if (claimants.length !== 1 || !here || namespace.tool(skill.handle) || [...reused.values()].includes(here)) continue;
     if (here.text !== applyEdits(skill.text, editsFor(file, own).edits)) continue;
     exact.set(skill.handle, { here, needs: [...new Set(file.mentions.map((mention) => mention.slug).filter((slug) => bundleHandles.has(slug) && slug !== skill.handle))] });
   }
@@ -807,6 +809,7 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
       rewrites,
       files: filesFolder === undefined ? [] : carried.map((one) => ({ path: one.path, mode: one.mode })),
       leftOut,
+      notes: descriptionNote(skill.handle, file.summary ?? ""),
     });
   }
 
@@ -836,6 +839,7 @@ export function reviewLines(review: ImportReview, show: (uri: string) => string 
     const fileLines = () => {
       if (skill.files.length > 0) lines.push(`      with ${skill.files.length} file${skill.files.length === 1 ? "" : "s"} of its folder: ${skill.files.map((file) => (file.mode === "755" ? `${file.path} (executable)` : file.path)).join(", ")}`);
       for (const out of skill.leftOut) lines.push(`      left out: ${out.path} (${out.reason})`);
+      for (const note of skill.notes) lines.push(`      note: ${note}`);
     };
     if (skill.action === "reuse") {
       lines.push(`  = ${name}: already here with the same content (${show(skill.uri)}); reused.`);

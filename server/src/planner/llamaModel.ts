@@ -11,6 +11,8 @@ import {
   type ModelProgress,
   type ModelSlot,
   type PlannerModel,
+  type ScoreRequest,
+  type ScoreResult,
   type StopReason,
 } from "./model.js";
 
@@ -60,6 +62,8 @@ export interface LlamaModelSettings {
 }
 
 const DEFAULT_CONTEXT_SIZE = 4096;
+/** Said at the end of an answer that ran into the end of the context. */
+export const CONTEXT_FULL_NOTE = "the answer was cut: the context is full";
 const DEFAULT_IDLE_UNLOAD_MS = 300_000;
 const SLOTS: readonly ModelSlot[] = ["plan", "execute"];
 const RECENT_LOG_LINES = 20;
@@ -77,7 +81,31 @@ interface Loaded {
   readonly slots: ReadonlyMap<ModelSlot, Slot>;
   readonly grammars: Map<string, Promise<LlamaGrammar>>;
   readonly info: ModelInfo;
+  /** Made on the first score request: one sequence per candidate, each keeping its evaluated prefix. */
+  scoring?: Scoring;
 }
+
+type Token = ReturnType<LlamaModel["tokenize"]>[number];
+
+interface Scoring {
+  readonly context: LlamaContext;
+  readonly sequences: readonly LlamaContextSequence[];
+  /** The prefix each sequence holds, as text. */
+  readonly held: (string | undefined)[];
+}
+
+/** Sequences of the scoring context: a larger menu is scored in rounds, re-evaluating prefixes. */
+const MAX_SCORING_SEQUENCES = 32;
+/** Tokens of one candidate's prefix plus the request; a longer request is scored on its first tokens. */
+const SCORING_TOKENS_PER_SEQUENCE = 384;
+/** The continuation's tokens scored at most: enough for a request's gist. */
+const MAX_SCORED_TOKENS = 96;
+/**
+ * The likeliest tokens kept at each position. They carry nearly all the probability mass, and asking for the
+ * whole vocabulary costs three times as much; a token outside them counts as {@link UNLIKELY}.
+ */
+const SCORING_TOP_K = 500;
+const UNLIKELY = 1e-6;
 
 interface SharedLlama {
   readonly llama: Llama;
@@ -209,8 +237,71 @@ export class LlamaPlannerModel implements PlannerModel {
     });
   }
 
+  score(request: ScoreRequest): Promise<ScoreResult> {
+    return this.#exclusive(request.signal, async () => {
+      const loaded = await this.#ensureLoaded(request.signal);
+      return this.#score(loaded, request);
+    });
+  }
+
   unload(): Promise<void> {
     return this.#exclusive(undefined, () => this.#unloadNow());
+  }
+
+  async #score(loaded: Loaded, request: ScoreRequest): Promise<ScoreResult> {
+    const started = performance.now();
+    const scoring = await this.#scoring(loaded, request.prefixes.length);
+    if (this.#settings.reusePrefix === false) scoring.held.fill(undefined);
+    const continuation = loaded.model.tokenize(request.continuation, false).slice(0, MAX_SCORED_TOKENS);
+    const before = scoring.sequences.reduce((sum, sequence) => sum + sequence.tokenMeter.usedInputTokens, 0);
+    const scores: number[] = [];
+    for (let first = 0; first < request.prefixes.length; first += scoring.sequences.length) {
+      const round = request.prefixes.slice(first, first + scoring.sequences.length);
+      // The round's candidates at once: node-llama-cpp evaluates their sequences together in one batch.
+      const roundScores = await Promise.all(round.map((prefix, index) => this.#logLikelihood(loaded, scoring, index, prefix, continuation)));
+      if (request.signal?.aborted) throw abortError(request.signal);
+      scores.push(...roundScores);
+    }
+    const after = scoring.sequences.reduce((sum, sequence) => sum + sequence.tokenMeter.usedInputTokens, 0);
+    return { scores, evaluatedInputTokens: after - before, durationMs: performance.now() - started };
+  }
+
+  async #scoring(loaded: Loaded, candidates: number): Promise<Scoring> {
+    const wanted = Math.min(MAX_SCORING_SEQUENCES, Math.max(8, candidates));
+    if (loaded.scoring && loaded.scoring.sequences.length >= wanted) return loaded.scoring;
+    await loaded.scoring?.context.dispose();
+    const context = await loaded.model.createContext({ contextSize: SCORING_TOKENS_PER_SEQUENCE * wanted, sequences: wanted, threads: this.#threads });
+    const sequences = Array.from({ length: wanted }, () => context.getSequence());
+    loaded.scoring = { context, sequences, held: sequences.map(() => undefined) };
+    return loaded.scoring;
+  }
+
+  /** Sum of the log-probabilities of the continuation's tokens after `prefix`, on sequence `index`. */
+  async #logLikelihood(loaded: Loaded, scoring: Scoring, index: number, prefix: string, continuation: readonly Token[]): Promise<number> {
+    const sequence = scoring.sequences[index];
+    if (!sequence) throw new Error(`No scoring sequence ${index}.`);
+    const prefixTokens = loaded.model.tokenize(prefix, true).slice(0, SCORING_TOKENS_PER_SEQUENCE - MAX_SCORED_TOKENS - 1);
+    const last = prefixTokens.at(-1);
+    if (last === undefined || continuation.length === 0) return 0;
+    if (scoring.held[index] !== prefix) {
+      await sequence.clearHistory();
+      await sequence.evaluateWithoutGeneratingNewTokens(prefixTokens.slice(0, -1));
+      scoring.held[index] = prefix;
+    }
+    // The prefix's last token is evaluated with the continuation, so its next-token distribution comes back too.
+    const start = sequence.nextTokenIndex;
+    const next = { generateNext: { probabilities: true, options: { temperature: 1, topK: SCORING_TOP_K, topP: 1, minP: 0 } } } as const;
+    const input = [last, ...continuation.slice(0, -1)].map((token): [Token, typeof next] => [token, next]);
+    try {
+      const output = await sequence.controlledEvaluate(input);
+      let sum = 0;
+      continuation.forEach((token, position) => {
+        sum += Math.log(Math.max(output[position]?.next.probabilities?.get(token) ?? 0, UNLIKELY));
+      });
+      return sum;
+    } finally {
+      await sequence.eraseContextTokenRanges([{ start, end: sequence.nextTokenIndex }]);
+    }
   }
 
   async dispose(): Promise<void> {
@@ -242,10 +333,16 @@ export class LlamaPlannerModel implements PlannerModel {
       maxTokens: request.maxTokens,
       signal: request.signal,
       stopOnAbortSignal: false,
-      onTextChunk: request.onText,
+      onTextChunk: request.onText as ((text: string) => void) | undefined,
     };
     let text: string;
     let stopReason: StopReason;
+    let streamed = "";
+    const onTextChunk = request.onText;
+    common.onTextChunk = (chunk: string) => {
+      streamed += chunk;
+      onTextChunk?.(chunk);
+    };
     try {
       if (request.jsonSchema) {
         const grammar = await this.#grammar(loaded, request.jsonSchema);
@@ -263,6 +360,18 @@ export class LlamaPlannerModel implements PlannerModel {
       const reason = error instanceof Error ? error.message : String(error);
       if (/context (shift|size)|fit the context/i.test(reason)) {
         const systemTokens = loaded.model.tokenize(request.systemPrompt).length;
+        const promptTokens = systemTokens + loaded.model.tokenize(last.text).length;
+        if (request.slot === "execute" && promptTokens < loaded.info.contextSize) {
+          // The prompt fitted; the answer (with its tool calls and results) filled the rest: keep what was said.
+          const used = nlc.TokenMeter.diff(slot.sequence.tokenMeter, before);
+          return {
+            text: `${streamed.trimEnd()}${streamed.trim() === "" ? "" : "\n\n"}(${CONTEXT_FULL_NOTE})`,
+            stopReason: "contextFull",
+            evaluatedInputTokens: used.usedInputTokens,
+            outputTokens: used.usedOutputTokens,
+            durationMs: performance.now() - started,
+          };
+        }
         throw new ModelError(
           "context",
           loaded.info.path,
@@ -364,9 +473,11 @@ export class LlamaPlannerModel implements PlannerModel {
         const sequence = context.getSequence();
         slots.set(name, { sequence, session: new nlc.LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false }) });
       }
+      const requested = this.#settings.contextSize ?? DEFAULT_CONTEXT_SIZE;
       const info: ModelInfo = {
         path: modelPath,
         contextSize: context.contextSize,
+        ...(trained > 0 && requested > trained ? { contextClamped: { requested, trained } } : {}),
         threads: this.#threads,
         device: shared.llama.gpu === false ? "cpu" : shared.llama.gpu,
         loadMs: performance.now() - started,
@@ -409,6 +520,7 @@ export class LlamaPlannerModel implements PlannerModel {
     this.#loaded = undefined;
     if (!loaded) return;
     for (const slot of loaded.slots.values()) slot.session.dispose({ disposeSequence: true });
+    await loaded.scoring?.context.dispose();
     await loaded.context.dispose();
     await loaded.model.dispose();
   }

@@ -42,8 +42,26 @@ export interface GenerateRequest {
   readonly onText?: (text: string) => void;
 }
 
+/**
+ * A likelihood request: for each prefix, how likely `continuation` is right after it. Routing asks this with one
+ * prefix per menu entry (see channel.ts), so nothing is generated.
+ */
+export interface ScoreRequest {
+  readonly prefixes: readonly string[];
+  readonly continuation: string;
+  readonly signal?: AbortSignal;
+}
+
+/** The log-likelihood of the continuation after each prefix, in the prefixes' order. */
+export interface ScoreResult {
+  readonly scores: readonly number[];
+  /** Tokens evaluated: low when the prefixes' evaluated state was kept from an earlier request. */
+  readonly evaluatedInputTokens: number;
+  readonly durationMs: number;
+}
+
 /** Why a generation stopped. */
-export type StopReason = "end" | "maxTokens" | "abort" | "other";
+export type StopReason = "end" | "maxTokens" | "contextFull" | "abort" | "other";
 
 /** What a generation produced, with the figures the events report. */
 export interface GenerateResult {
@@ -60,6 +78,8 @@ export interface ModelInfo {
   /** The resolved local file. */
   readonly path: string;
   readonly contextSize: number;
+  /** Set when the context asked for was larger than the model's trained context, which is used instead. */
+  readonly contextClamped?: { readonly requested: number; readonly trained: number };
   readonly threads: number;
   /** "cpu", or the GPU back end in use ("cuda", "vulkan", "metal"). */
   readonly device: string;
@@ -80,6 +100,8 @@ export interface PlannerModel {
   countTokens(text: string): Promise<number>;
   /** Generates one answer. Rejects with an `AbortError` when the signal aborts, and with a {@link ModelError} when the model cannot run. */
   generate(request: GenerateRequest): Promise<GenerateResult>;
+  /** Scores a continuation after each prefix; models that cannot are planned with a grammar instead. */
+  score?(request: ScoreRequest): Promise<ScoreResult>;
   /** Frees the model and everything it holds; it loads again on the next request. */
   unload(): Promise<void>;
   /** Frees everything for good. */
