@@ -11,3 +11,8 @@ export * from "./text.js";
 export * from "./tools.js";
 export * from "./builtins.js";
 export * from "./bundle.js";
+export * from "./agentSkills/paths.js";
+export * from "./agentSkills/references.js";
+export * from "./agentSkills/skillFolder.js";
+export * from "./agentSkills/document.js";
+export * from "./ignore.js";

@@ -36,8 +36,8 @@ import {
   ToolDescriptionRequest,
   type SkillSettings,
 } from "../../../shared/protocol.js";
-import { CONFIG_FILE_NAME, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
-import { canonicalUri, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
+import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
+import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { quickFixes } from "../service/codeActions.js";
@@ -86,6 +86,8 @@ export class SkillServer {
   readonly #documents = new TextDocuments(TextDocument);
   readonly #namespace = new Namespace();
   #folders: string[] = [];
+  /** Each workspace folder's ignore rules (its `.skillignore` after the default folders). */
+  readonly #ignoreRules = new Map<string, IgnoreRules>();
   #pullDiagnostics = false;
   #diagnosticRefresh = false;
   #semanticRefresh = false;
@@ -225,7 +227,7 @@ export class SkillServer {
       const watcher: DiagnosticsWatcher = { changed: new Set(), wake: undefined };
       this.#diagnosticsWatchers.add(watcher);
       try {
-        let candidates = [...new Set([...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri), ...previous.keys()])];
+        let candidates = [...new Set([...this.#namespace.uris(), ...previous.keys()])];
         for (;;) {
           const items: WorkspaceDocumentDiagnosticReport[] = [];
           for (let i = 0; i < candidates.length; i++) {
@@ -315,11 +317,15 @@ export class SkillServer {
     this.#watchRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
-    const skillFiles = [{ scheme: "file", pattern: { glob: "**/*.skill.md", options: { ignoreCase: true } } }];
+    const skillFiles = [
+      { scheme: "file", pattern: { glob: "**/*.skill.md", options: { ignoreCase: true } } },
+      { scheme: "file", pattern: { glob: "**/skills/*/SKILL.md" } },
+      { scheme: "file", pattern: { glob: "**/skills/*", matches: "folder" as const } },
+    ];
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: ["@"], resolveProvider: true },
+        completionProvider: { triggerCharacters: ["@", "/", "$"], resolveProvider: true },
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
@@ -353,7 +359,13 @@ export class SkillServer {
     }
     if (this.#watchRegistration) {
       await this.#connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: "**/*.skill.md" }, { globPattern: `**/${CONFIG_FILE_NAME}` }],
+        watchers: [
+          { globPattern: "**/*.skill.md" },
+          { globPattern: `**/${CONFIG_FILE_NAME}` },
+          { globPattern: `**/${IGNORE_FILE_NAME}` },
+          { globPattern: "**/{SKILL,skill,CLAUDE,AGENTS}.md" },
+          { globPattern: "**/{.claude,.agents,.codex,skills}/**/*.md" },
+        ],
       });
     }
   }
@@ -361,6 +373,7 @@ export class SkillServer {
   async #loadFolders(folders: readonly string[]): Promise<void> {
     if (folders.length === 0) return;
     this.#folders = [...new Set([...this.#folders, ...folders])];
+    for (const folder of folders) this.#ignoreRules.set(folder, await readIgnoreRules(folder));
     this.#indexing = true;
     const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
     progress?.begin("Indexing skills", 0, undefined, true);
@@ -376,27 +389,41 @@ export class SkillServer {
     this.#indexing = false;
     this.#connection.console.info(`Indexed ${this.#namespace.skillCount} skills in ${Date.now() - started} ms.`);
     this.#resultIds.clear();
-    this.#afterChange(new Set([...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri)]), true);
+    this.#afterChange(new Set(this.#namespace.uris()), true);
   }
 
-  #removeFolder(folder: string): void {
-    this.#folders = this.#folders.filter((known) => known !== folder);
+  #removeFolder(folder: string, keepFolder = false): void {
+    if (!keepFolder) {
+      this.#folders = this.#folders.filter((known) => known !== folder);
+      this.#ignoreRules.delete(folder);
+    }
     const affected = new Set<string>();
-    for (const file of [...this.#namespace.skills(), ...this.#namespace.configs()]) {
-      if (!pathFromUri(file.uri).startsWith(folder + path.sep)) continue;
-      for (const uri of this.#namespace.remove(file.uri)) affected.add(uri);
+    for (const uri of this.#namespace.uris()) {
+      if (!pathFromUri(uri).startsWith(folder + path.sep)) continue;
+      for (const other of this.#namespace.remove(uri)) affected.add(other);
       // Gone with its folder: its diagnostics are cleared like a deleted file's.
-      affected.add(file.uri);
+      affected.add(uri);
     }
     this.#afterChange(affected, true);
   }
 
-  /** True for a skill file anywhere, or a `skills.json` at the root of a workspace folder. */
+  /** A workspace folder's `.skillignore` changed: the folder is read again under its new rules. */
+  async #reloadFolder(folder: string): Promise<void> {
+    this.#removeFolder(folder, true);
+    await this.#loadFolders([folder]);
+  }
+
+  /**
+   * True for a file the server reads (a skill file or a SKILL.md anywhere, CLAUDE.md, AGENTS.md, the agents'
+   * folders' Markdown, a `skills.json` at a workspace folder's root) that its folder's ignore rules leave in.
+   */
   #isWorkspaceFile(uri: string): boolean {
-    if (isSkillUri(uri)) return true;
+    const filePath = pathFromUri(uri);
+    const root = this.#folders.find((folder) => filePath.startsWith(folder + path.sep));
+    if (root !== undefined && isIgnoredPath(this.#ignoreRules.get(root) ?? new IgnoreRules(), root, filePath)) return false;
+    if (isSkillUri(uri) || isReadFile(filePath)) return true;
     if (!uri.endsWith(`/${CONFIG_FILE_NAME}`)) return false;
-    const folder = path.dirname(pathFromUri(uri));
-    return this.#folders.includes(folder);
+    return this.#folders.includes(path.dirname(filePath));
   }
 
   #update(uri: string, text: string): void {
@@ -431,12 +458,40 @@ export class SkillServer {
   }
 
   async #onDiskChange(uri: string, type: FileChangeType, read?: Promise<string | undefined>): Promise<void> {
-    if (!this.#isWorkspaceFile(uri) || this.#documents.get(uri)) return;
+    const filePath = pathFromUri(uri);
+    if (path.basename(filePath) === IGNORE_FILE_NAME && this.#folders.includes(path.dirname(filePath))) return this.#reloadFolder(path.dirname(filePath));
+    if (!this.#isWorkspaceFile(uri)) return this.#onFolderChange(uri, type);
+    if (this.#documents.get(uri)) return;
     const text = type === FileChangeType.Deleted ? undefined : await (read ?? readWorkspaceFile(pathFromUri(uri)));
     if (this.#documents.get(uri)) return;
     const affected = text === undefined ? this.#namespace.remove(uri) : this.#namespace.set(uri, text);
     if (text === undefined) affected.add(uri);
     this.#afterChange(affected, true);
+  }
+
+  /** A folder moved, created or deleted (a skill folder renamed in the explorer): what it held leaves, what it holds now is read. */
+  async #onFolderChange(uri: string, type: FileChangeType): Promise<void> {
+    const prefix = `${uri.replace(/\/+$/, "")}/`;
+    const affected = new Set<string>();
+    for (const held of this.#namespace.uris()) {
+      if (!held.startsWith(prefix) || this.#documents.get(held)) continue;
+      for (const other of this.#namespace.remove(held)) affected.add(other);
+      affected.add(held);
+    }
+    if (type !== FileChangeType.Deleted) {
+      const folder = pathFromUri(uri);
+      const root = this.#folders.find((known) => folder.startsWith(known + path.sep));
+      if (root !== undefined) {
+        const files = await findWorkspaceFiles(folder, this.#ignoreRules.get(root));
+        for (const file of files) {
+          const fileUri = uriFromPath(file);
+          if (!this.#isWorkspaceFile(fileUri) || this.#documents.get(fileUri)) continue;
+          const text = await readWorkspaceFile(file);
+          if (text !== undefined) for (const other of this.#namespace.set(fileUri, text)) affected.add(other);
+        }
+      }
+    }
+    if (affected.size > 0) this.#afterChange(affected, true);
   }
 
   /** After a change: new result ids for what it affected, pushed or refreshed diagnostics, a status update. */

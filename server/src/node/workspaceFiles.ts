@@ -1,10 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from "node:fs";
 import * as path from "node:path";
 import { URI } from "vscode-uri";
-import { CONFIG_FILE_NAME, MAX_SKILL_CHARS, SKILL_SUFFIX, type Namespace } from "../core/index.js";
-
-/** Folders never searched for skills. */
-const EXCLUDED_DIRECTORIES = new Set(["node_modules", ".git"]);
+import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MAX_SKILL_CHARS, SKILL_SUFFIX, agentDocumentRole, isAgentSkillUri, type Namespace } from "../core/index.js";
 
 /** Files past this size are not read whole: the core reports them as too large. */
 const MAX_READ_BYTES = MAX_SKILL_CHARS * 4;
@@ -22,12 +19,37 @@ export function pathFromUri(uri: string): string {
   return URI.parse(uri).fsPath;
 }
 
+/** The ignore rules of a workspace folder: its `.skillignore` (if any) after the default folders. */
+export async function readIgnoreRules(folder: string): Promise<IgnoreRules> {
+  const text = await fs.readFile(path.join(folder, IGNORE_FILE_NAME), "utf8").catch(() => "");
+  return new IgnoreRules(text);
+}
+
+/** True when the rules leave a file out: the file itself, or any folder on its way down from the root. */
+export function isIgnoredPath(rules: IgnoreRules, root: string, filePath: string): boolean {
+  const parts = path.relative(root, filePath).split(path.sep);
+  for (let i = 1; i < parts.length; i++) if (rules.ignores(parts.slice(0, i).join("/"), true)) return true;
+  return rules.ignores(parts.join("/"), false);
+}
+
+/** True for a file name the server reads wherever it stands: a `.skill.md`, and every Markdown an agent reads (SKILL.md, CLAUDE.md, …). */
+export function isReadFile(filePath: string): boolean {
+  const name = path.basename(filePath).toLowerCase();
+  if (name.endsWith(SKILL_SUFFIX)) return true;
+  if (!name.endsWith(".md")) return false;
+  const uri = uriFromPath(filePath);
+  return isAgentSkillUri(uri) || agentDocumentRole(uri) !== undefined;
+}
+
 /**
- * Lists the skill files anywhere below a folder and the `skills.json` at its root. Skips `node_modules` and
- * `.git`, follows symbolic links once (a link loop is visited one time; a link to the folder's own parent or
- * any other ancestor, `/` included, is a loop too, not more workspace), and skips what it cannot read.
+ * Lists the files below a folder that the server reads: skill files and Agent Skills' SKILL.md anywhere,
+ * CLAUDE.md, AGENTS.md and the Markdown under the agents' folders, and the `skills.json` at its root. Leaves
+ * out what the ignore rules match (`node_modules`, `.git`, `dist`, `build` and the folder's `.skillignore`),
+ * follows symbolic links once (a link loop is visited one time; a link to the folder's own parent or any
+ * other ancestor, `/` included, is a loop too, not more workspace), and skips what it cannot read.
  */
-export async function findWorkspaceFiles(folder: string): Promise<string[]> {
+export async function findWorkspaceFiles(folder: string, ignore?: IgnoreRules): Promise<string[]> {
+  const rules = ignore ?? (await readIgnoreRules(folder));
   const found: string[] = [];
   const visited = new Set<string>();
   const root = path.resolve(folder);
@@ -52,6 +74,7 @@ export async function findWorkspaceFiles(folder: string): Promise<string[]> {
     }
     for (const entry of entries) {
       const full = path.join(directory, entry.name);
+      const relative = path.relative(root, full).split(path.sep).join("/");
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
@@ -60,8 +83,8 @@ export async function findWorkspaceFiles(folder: string): Promise<string[]> {
         isFile = target?.isFile() ?? false;
       }
       if (isDirectory) {
-        if (!EXCLUDED_DIRECTORIES.has(entry.name)) pending.push(full);
-      } else if (isFile && (entry.name.toLowerCase().endsWith(SKILL_SUFFIX) || full === rootConfig)) {
+        if (!rules.ignores(relative, true)) pending.push(full);
+      } else if (isFile && (isReadFile(full) || full === rootConfig) && !rules.ignores(relative, false)) {
         found.push(full);
       }
     }
@@ -129,7 +152,7 @@ export async function loadFolders(
   isCancelled?: () => boolean,
   shouldRead: (uri: string) => boolean = () => true,
 ): Promise<number> {
-  const files = (await Promise.all(folders.map(findWorkspaceFiles))).flat();
+  const files = (await Promise.all(folders.map((folder) => findWorkspaceFiles(folder)))).flat();
   let done = 0;
   const batch = 64;
   for (let i = 0; i < files.length; i += batch) {

@@ -5,7 +5,7 @@ import {
   type CompletionItem,
   type CompletionList,
 } from "vscode-languageserver-types";
-import { FRONTMATTER_KEYS, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
+import { AGENT_SIGILS, FRONTMATTER_KEYS, SKILL_FILE_FORMAT, fencedRegions, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
 import type { WorkspaceFile } from "./lookup.js";
 
 /** More matches than this come back as an incomplete list: the client asks again as the user types. */
@@ -15,16 +15,21 @@ function isSlugChar(char: string): boolean {
   return /[A-Za-z0-9-]/.test(char);
 }
 
-/** The `@partial` under the cursor: where it starts (the `@`), where it ends, and what was typed. */
-function partialMentionAt(text: string, offset: number): { start: number; end: number; typed: string } | undefined {
+/** Before `/` or `$`: a character that makes it a path, a URL or a variable, where nothing is offered. */
+const PATH_BEFORE = /[\p{L}\p{M}\p{N}_/\\.~:<>$@%=+*&|-]/u;
+
+/** The `@partial` (or `/partial`, `$partial` where the file takes them) under the cursor: its sigil, where it starts and ends, what was typed. */
+function partialMentionAt(text: string, offset: number, sigils: readonly string[]): { sigil: string; start: number; end: number; typed: string } | undefined {
   let start = offset;
   while (start > 0 && isSlugChar(text.charAt(start - 1))) start--;
-  if (text.charAt(start - 1) !== "@") return undefined;
+  const sigil = text.charAt(start - 1);
+  if (!sigils.includes(sigil)) return undefined;
   const at = start - 1;
-  if (at > 0 && /[\p{L}\p{N}_@\\]/u.test(text.charAt(at - 1))) return undefined;
+  if (at > 0 && (sigil === "@" ? /[\p{L}\p{N}_@\\]/u : PATH_BEFORE).test(text.charAt(at - 1))) return undefined;
+  if (sigil !== "@" && fencedRegions(text).some(([from, to]) => at >= from && at < to)) return undefined;
   let end = offset;
   while (end < text.length && isSlugChar(text.charAt(end))) end++;
-  return { start: at, end, typed: text.slice(start, offset).toLowerCase() };
+  return { sigil, start: at, end, typed: text.slice(start, offset).toLowerCase() };
 }
 
 /** True when the letters of `query` appear in `target` in order: "mp" matches "meeting-prep". */
@@ -62,11 +67,12 @@ const FULL_CLIENT: CompletionOptions = { snippets: true, defaultEditRange: false
 export function complete(namespace: Namespace, file: WorkspaceFile, position: Position, options: CompletionOptions = FULL_CLIENT): CompletionList | null {
   const { text, lines } = file.file;
   const offset = lines.offsetAt(position);
-  if (file.kind === "skill") {
+  if (file.kind === "skill" && file.file.format === SKILL_FILE_FORMAT) {
     const frontmatter = frontmatterCompletion(file.file, offset, options.snippets);
     if (frontmatter) return frontmatter;
   }
-  const partial = partialMentionAt(text, offset);
+  const sigils = file.kind === "skill" ? file.file.format.sigils : file.kind === "document" ? AGENT_SIGILS : ["@"];
+  const partial = partialMentionAt(text, offset, sigils);
   if (!partial) return null;
   const range = lines.rangeOf(partial.start, partial.end);
   // With a shared range the label (`@slug`) is the text inserted; otherwise each item carries the edit.
@@ -87,11 +93,12 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
     // The text match first: it is the cheapest test, and most skills fail it once a letter is typed.
     if (!matches(skill.slug, skill.title) || seen.has(skill.slug) || namespace.resolve(skill.slug)?.kind !== "skill") continue;
     seen.add(skill.slug);
-    push(skillItem(skill, edit));
+    push(skillItem(skill, edit, partial.sigil));
     // Over-full: nothing more is added (tools included), so stop instead of walking the rest of the workspace.
     if (incomplete) break;
   }
-  if (!incomplete) {
+  // A tool is mentioned, never invoked as a command: `/` and `$` offer skills only.
+  if (!incomplete && partial.sigil === "@") {
     for (const tool of namespace.tools()) {
       if (matches(tool.slug, tool.title)) push(toolItem(tool, edit));
     }
@@ -103,8 +110,8 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
 type Range = ReturnType<SkillFile["lines"]["rangeOf"]>;
 
 // `detail` and `documentation` come with completionItem/resolve, for the one item the user looks at.
-function skillItem(skill: SkillFile, range: Range | undefined): CompletionItem {
-  const item: CompletionItem = { label: `@${skill.slug}`, kind: CompletionItemKind.Module, labelDetails: { detail: " skill", description: skill.title }, sortText: `0${skill.slug}` };
+function skillItem(skill: SkillFile, range: Range | undefined, sigil: string): CompletionItem {
+  const item: CompletionItem = { label: `${sigil}${skill.slug}`, kind: CompletionItemKind.Module, labelDetails: { detail: " skill", description: skill.title }, sortText: `0${skill.slug}` };
   if (range) item.textEdit = { range, newText: item.label };
   return item;
 }
@@ -117,7 +124,7 @@ function toolItem(tool: ToolSpec, range: Range | undefined): CompletionItem {
 
 /** Fills in the detail and documentation of a mention item: the summary or blurb, and what a skill binds. */
 export function resolveCompletion(namespace: Namespace, item: CompletionItem): CompletionItem {
-  if (!item.label.startsWith("@")) return item;
+  if (!/^[@/$]/.test(item.label)) return item;
   const target = namespace.resolve(item.label.slice(1));
   if (!target) return item;
   if (target.kind === "tool") {

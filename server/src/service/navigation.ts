@@ -8,7 +8,7 @@ import {
   type SymbolInformation,
 } from "vscode-languageserver-types";
 import { ClientCommands, TOOL_SCHEME } from "../../../shared/protocol.js";
-import { CONFIG_FILE_NAME, toolSignature, type Namespace, type Position, type Range, type SkillFile, type ToolSpec } from "../core/index.js";
+import { CONFIG_FILE_NAME, sigilOf, toolSignature, type Namespace, type Position, type Range, type SkillFile, type ToolSpec } from "../core/index.js";
 import { cachedMenuPrices, offMenuReason } from "../core/graph.js";
 import { bindsLine } from "./completion.js";
 import { fileOf, mentionAt, subjectAt, type WorkspaceFile } from "./lookup.js";
@@ -20,12 +20,15 @@ export function references(namespace: Namespace, file: WorkspaceFile, position: 
   const subject = subjectAt(file, position);
   if (!subject) return null;
   const locations: Location[] = [];
-  if (includeDeclaration) for (const skill of namespace.claimants(subject.slug)) locations.push({ uri: skill.uri, range: FILE_START });
+  const claimants = namespace.claimants(subject.slug);
+  if (includeDeclaration) for (const skill of claimants) locations.push({ uri: skill.uri, range: skill.declaration });
+  const only = claimants.length === 1 ? claimants[0] : undefined;
   for (const uri of namespace.mentioners(subject.slug)) {
     if (isCancelled()) return null;
     const other = fileOf(namespace, uri);
     if (!other) continue;
-    for (const mention of other.file.mentions) if (mention.slug === subject.slug) locations.push({ uri, range: mention.range });
+    const reaching = only ? namespace.referencesTo(only, other.file.mentions) : other.file.mentions.filter((mention) => mention.slug === subject.slug);
+    for (const mention of reaching) locations.push({ uri, range: mention.range });
   }
   return locations;
 }
@@ -41,11 +44,12 @@ export function definition(namespace: Namespace, file: WorkspaceFile, position: 
   if (!mention) return null;
   const target = namespace.resolve(mention.slug);
   if (!target) return null;
-  if (target.kind === "tool") {
+  if (target.kind === "tool" && sigilOf(mention) !== "") {
     const origin = target.tool.origin;
     return [origin.kind === "config" ? { uri: origin.uri, range: origin.range } : { uri: toolDescriptionUri(target.tool), range: FILE_START }];
   }
-  return namespace.claimants(mention.slug).map((skill) => ({ uri: skill.uri, range: FILE_START }));
+  const linked = (mention as { target?: string }).target;
+  return namespace.claimants(mention.slug).filter((skill) => linked === undefined || skill.uri === linked).map((skill) => ({ uri: skill.uri, range: skill.declaration }));
 }
 
 /** A built-in or declared tool, described in Markdown for its read-only page and hovers. */
@@ -70,7 +74,7 @@ export function describeTool(tool: ToolSpec): string {
 function describeSkill(namespace: Namespace, skill: SkillFile): string {
   const mentioners = namespace.mentioners(skill.slug).filter((uri) => uri !== skill.uri).length;
   return [
-    `**${skill.title}** · skill \`@${skill.slug}\``,
+    `**${skill.title}** · ${skill.format.label} \`${skill.format.sigils.length > 1 ? "/" : "@"}${skill.slug}\``,
     "",
     skill.summary ?? "_No summary._",
     "",
@@ -87,7 +91,7 @@ export function hover(namespace: Namespace, file: WorkspaceFile, position: Posit
   if (!mention) return null;
   const target = namespace.resolve(mention.slug);
   const value = !target
-    ? `\`@${mention.slug}\` — unknown: no skill or tool has this handle.`
+    ? `\`${sigilOf(mention)}${mention.slug}\` — unknown: no skill or tool has this handle.`
     : target.kind === "tool"
       ? describeTool(target.tool)
       : describeSkill(namespace, target.skill);
@@ -99,14 +103,14 @@ export function documentSymbols(namespace: Namespace, file: WorkspaceFile): Docu
   const children: DocumentSymbol[] = file.file.mentions.map((mention) => {
     const target = namespace.resolve(mention.slug);
     return {
-      name: `@${mention.slug}`,
+      name: `${sigilOf(mention) || "link to "}${mention.slug}`,
       detail: !target ? "unknown" : target.kind,
       kind: target?.kind === "tool" ? SymbolKind.Function : SymbolKind.Module,
       range: mention.range,
       selectionRange: mention.range,
     };
   });
-  if (file.kind === "config") return children;
+  if (file.kind !== "skill") return children;
   const skill = file.file;
   const whole = skill.lines.rangeOf(0, skill.text.length);
   return [{ name: `@${skill.slug}`, detail: skill.title, kind: SymbolKind.Module, range: whole, selectionRange: skill.frontmatterRange ?? FILE_START, children }];
@@ -143,7 +147,7 @@ export function workspaceSymbols(namespace: Namespace, query: string, isCancelle
 export function codeLenses(namespace: Namespace, file: WorkspaceFile, countTokens?: (text: string) => number): CodeLens[] {
   if (file.kind !== "skill" || !file.file.validHandle) return [];
   const skill = file.file;
-  const references = namespace.mentioners(skill.slug).reduce((count, uri) => count + (fileOf(namespace, uri)?.file.mentions.filter((mention) => mention.slug === skill.slug && uri !== skill.uri).length ?? 0), 0);
+  const references = namespace.mentioners(skill.slug).reduce((count, uri) => count + (uri === skill.uri ? 0 : namespace.referencesTo(skill, fileOf(namespace, uri)?.file.mentions ?? []).length), 0);
   const tools = skill.enabled ? namespace.expand([skill.slug]).tools.map((tool) => tool.name) : [];
   const title = `${references} ${references === 1 ? "reference" : "references"} · ${skill.enabled ? (tools.length > 0 ? `binds ${tools.join(", ")}` : "binds no tool") : "disabled"}`;
   return [{ range: FILE_START, command: { title, command: ClientCommands.showReferences, arguments: [skill.uri, FILE_START.start] } }, menuLens(namespace, skill, countTokens)];

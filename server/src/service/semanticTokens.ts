@@ -15,6 +15,8 @@ export function semanticTokens(namespace: Namespace, file: WorkspaceFile, range?
   let previousLine = 0;
   let previousCharacter = 0;
   for (const mention of mentionsOf(file)) {
+    // A link is coloured by the Markdown grammar; its target is a path, not a handle.
+    if ("target" in mention && mention.target !== undefined) continue;
     const { start, end } = mention.range;
     if (range && (end.line < range.start.line || start.line > range.end.line)) continue;
     // Mentions never span lines, so the token is one run on the start line.
