@@ -24,6 +24,7 @@ export const DiagnosticCodes = {
   binaryFile: "binary-file",
   nameMismatch: "name-mismatch",
   invalidName: "invalid-name",
+  longName: "long-name",
   missingName: "missing-name",
   missingDescription: "missing-description",
   longDescription: "long-description",

@@ -34,6 +34,7 @@ import {
   TOKEN_MODIFIERS,
   TOKEN_TYPES,
   ToolDescriptionRequest,
+  type SkillInitializationOptions,
   type SkillSettings,
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
@@ -41,7 +42,7 @@ import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, loadFolder
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { quickFixes } from "../service/codeActions.js";
-import { toLspDiagnostics } from "../service/diagnostics.js";
+import { leaveToEditor, toLspDiagnostics } from "../service/diagnostics.js";
 import { fileOf } from "../service/lookup.js";
 import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
 import { prepareRename, rename, willRenameFiles } from "../service/rename.js";
@@ -94,6 +95,8 @@ export class SkillServer {
   #codeLensRefresh = false;
   #watchRegistration = false;
   #folderEvents = false;
+  /** The editor reports a SKILL.md's name and description problems itself (VS Code's `skill` language). */
+  #editorValidatesSkillFiles = false;
   #completion: CompletionOptions = { snippets: true, defaultEditRange: false };
   #indexing = false;
   #pendingStatus: ReturnType<typeof setTimeout> | undefined;
@@ -169,7 +172,7 @@ export class SkillServer {
     connection.onDocumentSymbol((params) => this.#withFile(params.textDocument.uri, (file) => documentSymbols(this.#namespace, file)));
     connection.onWorkspaceSymbol((params, token) => workspaceSymbols(this.#namespace, params.query, () => token.isCancellationRequested));
     connection.onCodeLens(async (params) => (await this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file, this.#countTokens))) ?? []);
-    connection.onCodeAction((params) => this.#withFile(params.textDocument.uri, (file) => quickFixes(this.#namespace, file, params.context.diagnostics, this.#versionOf)));
+    connection.onCodeAction((params) => this.#withFile(params.textDocument.uri, (file) => quickFixes(this.#namespace, file, params.context.diagnostics, this.#versionOf, params.range)));
     connection.languages.semanticTokens.on(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file))) ?? [] }));
     connection.languages.semanticTokens.onRange(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file, params.range))) ?? [] }));
 
@@ -218,7 +221,7 @@ export class SkillServer {
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: toLspDiagnostics(this.#namespace.diagnose(uri)) };
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#diagnosticsOf(uri) };
     });
     connection.languages.diagnostics.onWorkspace(async (params, token) => {
       await this.#settled();
@@ -243,7 +246,7 @@ export class SkillServer {
             const resultId = this.#resultIdOf(uri);
             if (previous.get(uri) === resultId) continue;
             const version = this.#documents.get(uri)?.version ?? null;
-            items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: toLspDiagnostics(this.#namespace.diagnose(uri)) });
+            items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#diagnosticsOf(uri) });
           }
           // A long poll: when the client already has every current result, answer once something changes.
           if (items.length > 0 || previous.size === 0) return { items };
@@ -266,7 +269,7 @@ export class SkillServer {
     connection.onRequest(ExpandRequest, (params) => requests.expandHandles(this.#namespace, params.handles));
     connection.onRequest(AlignmentRequest, () => requests.alignment(this.#namespace, this.#countTokens));
     connection.onRequest(MintRequest, async (params) => (await this.#settled(), requests.mint(this.#namespace, params.title, params.currentUri && canonicalUri(params.currentUri))));
-    connection.onRequest(NewSkillRequest, (params) => requests.newSkill(this.#namespace, params.title, canonicalUri(params.folderUri)));
+    connection.onRequest(NewSkillRequest, (params) => requests.newSkill(this.#namespace, params.title, canonicalUri(params.folderUri), params.format));
     connection.onRequest(CreateBuiltinsRequest, (params) => requests.createBuiltins(this.#namespace, canonicalUri(params.folderUri)));
     connection.onRequest(ToolDescriptionRequest, (params) => {
       const description = requests.toolDescription(this.#namespace, params.slug);
@@ -311,6 +314,7 @@ export class SkillServer {
     this.#configuration = capabilities.workspace?.configuration === true;
     const options: unknown = params.initializationOptions;
     if (typeof options === "object" && options !== null && "settings" in options) this.#initialSettings = (options as { settings: SkillSettings }).settings;
+    this.#editorValidatesSkillFiles = typeof options === "object" && options !== null && (options as SkillInitializationOptions).editorValidatesSkillFiles === true;
     const completion = capabilities.textDocument?.completion;
     this.#completion = { snippets: completion?.completionItem?.snippetSupport === true, defaultEditRange: completion?.completionList?.itemDefaults?.includes("editRange") === true };
     this.#folderEvents = capabilities.workspace?.workspaceFolders === true;
@@ -522,7 +526,7 @@ export class SkillServer {
     this.#othersChanged = false;
     if (!this.#pullDiagnostics) {
       for (const uri of this.#pendingPush) {
-        const diagnostics = this.#namespace.has(uri) ? toLspDiagnostics(this.#namespace.diagnose(uri)) : [];
+        const diagnostics = this.#namespace.has(uri) ? this.#diagnosticsOf(uri) : [];
         void connection.sendDiagnostics({ uri, diagnostics, version: this.#documents.get(uri)?.version });
       }
     }
@@ -549,6 +553,12 @@ export class SkillServer {
     this.#pendingStatus = undefined;
     this.#statusSentIndexing = this.#indexing;
     void this.#connection.sendNotification(NamespaceStatusNotification, requests.status(this.#namespace, this.#countTokens, this.#indexing));
+  }
+
+  /** A file's diagnostics as LSP data, without those the editor reports itself. */
+  #diagnosticsOf(uri: string) {
+    const diagnostics = this.#namespace.diagnose(uri);
+    return toLspDiagnostics(this.#editorValidatesSkillFiles && this.#namespace.skill(uri)?.format.quietReferences ? leaveToEditor(diagnostics) : diagnostics);
   }
 
   #resultIdOf(uri: string): string {

@@ -1,5 +1,6 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type WorkspaceEdit } from "vscode-languageserver-types";
 import { isRefusal, nameOf, nearest, siblingSkillUri, skillTemplate, titleFromHandle, type FixData, type Namespace, type SkillFile } from "../core/index.js";
+import { toLspDiagnostic } from "./diagnostics.js";
 import type { WorkspaceFile } from "./lookup.js";
 import { renameEdit, type VersionOf } from "./rename.js";
 
@@ -11,8 +12,24 @@ function setNameEdit(skill: SkillFile, name: string): { range: Diagnostic["range
   return { range: { start: top, end: top }, newText: skill.frontmatterRange ? `name: ${name}\n` : `---\nname: ${name}\n---\n` };
 }
 
-/** Quick fixes for the diagnostics in a code-action request, from the fix data each carries. */
-export function quickFixes(namespace: Namespace, file: WorkspaceFile, diagnostics: readonly Diagnostic[], versionOf: VersionOf): CodeAction[] {
+/** True when two ranges share a position (an empty range at a range's edge counts). */
+function touches(a: Diagnostic["range"], b: Diagnostic["range"]): boolean {
+  const before = (x: Diagnostic["range"]["start"], y: Diagnostic["range"]["start"]) => x.line < y.line || (x.line === y.line && x.character < y.character);
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
+
+/**
+ * Quick fixes for the diagnostics in a code-action request, from the fix data each carries. In a SKILL.md the
+ * name fixes are offered for the range too, when the editor reported the problem itself and the server did not.
+ */
+export function quickFixes(namespace: Namespace, file: WorkspaceFile, given: readonly Diagnostic[], versionOf: VersionOf, range?: Diagnostic["range"]): CodeAction[] {
+  const diagnostics = [...given];
+  if (range && file.kind === "skill") {
+    for (const problem of file.file.problems) {
+      if ((problem.fix?.kind !== "name-mismatch" && problem.fix?.kind !== "set-name") || !touches(problem.range, range)) continue;
+      if (!given.some((diagnostic) => diagnostic.source === "skill" && diagnostic.code === problem.code)) diagnostics.push(toLspDiagnostic(problem));
+    }
+  }
   const actions: CodeAction[] = [];
   const uri = file.file.uri;
   const replace = (diagnostic: Diagnostic, newText: string): WorkspaceEdit => ({

@@ -174,11 +174,12 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
   }
   if (name && nameRange) {
     if (!isValidHandle(name.value)) {
+      const tooLong = name.value.length > MAX_HANDLE_LENGTH;
       problems.push({
         range: nameRange,
         severity: "error",
-        code: DiagnosticCodes.invalidName,
-        message: name.value.length > MAX_HANDLE_LENGTH
+        code: tooLong ? DiagnosticCodes.longName : DiagnosticCodes.invalidName,
+        message: tooLong
           ? `A name has at most ${MAX_HANDLE_LENGTH} characters; this one has ${name.value.length}.`
           : `"${name.value}" is not a valid name: use lower-case letters and digits joined by single hyphens (like data-sync).`,
         ...(validHandle ? { fix: { kind: "set-name", name: handle } as const } : {}),
@@ -241,4 +242,16 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
   };
   if (name && nameRange) declaredNames.set(skill, { value: name.value, range: nameRange });
   return skill;
+}
+
+/** A new SKILL.md: the folder's name as `name:`, a description to write, the title as its heading. */
+export function agentSkillTemplate(handle: string, title: string): string {
+  return `---
+name: ${handle}
+description: What this skill does and when to use it, in one or two sentences; agents read it to decide when to load the skill.
+---
+# ${title.replace(/[\r\n]+/g, " ")}
+
+Describe the steps in prose. Refer to other skills as /name and to tools with @.
+`;
 }
