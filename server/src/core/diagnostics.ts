@@ -13,6 +13,12 @@ export const DiagnosticCodes = {
   frontmatterUnclosed: "frontmatter-unclosed",
   frontmatterType: "frontmatter-type",
   frontmatterUnknownKey: "frontmatter-unknown-key",
+  /** A SKILL.md key's value outside its finite set (`context: forked`). */
+  frontmatterValue: "frontmatter-value",
+  /** A SKILL.md value past a limit of the format (a description over 1,024 characters). */
+  frontmatterLimit: "frontmatter-limit",
+  /** A SKILL.md key that the agents reading the file ignore where it stands: at most a hint. */
+  frontmatterIgnored: "frontmatter-ignored",
   missingSummary: "missing-summary",
   longSummary: "long-summary",
   menuSimilar: "menu-similar",
