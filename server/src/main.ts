@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=2
 /** One entry point: the language server (`--stdio`, `--node-ipc`, `--socket=N`) or the command line over the core. */
-import { runCli } from "./cli.js";
+import { runCli } from "./cli/index.js";
 
 const transports = ["--stdio", "--node-ipc", "--socket", "--pipe", "--clientProcessId"];
 const args = process.argv.slice(2);

@@ -1,5 +1,5 @@
 /**
- * The bundle verbs of the command line, run through `runBundleCli` on a temp copy of `examples/`: export, the
+ * The bundle verbs of the command line, run through `runCli` on a temp copy of `examples/`: export, the
  * review that writes nothing, import with --yes, Agent Skills folders, refusals with exit 1, and the
  * all-or-nothing write underneath.
  */
@@ -9,7 +9,6 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { runBundleCli } from "../../server/src/bundleCli.js";
 import { bundleText, sha256Hex, type Bundle, type ImportPlan } from "../../server/src/core/bundle.js";
 import { Namespace } from "../../server/src/core/index.js";
 import { applyImportPlan, createFilesAtomically, readBundleFile, WriteRolledBack } from "../../server/src/node/bundleFiles.js";
@@ -22,7 +21,7 @@ let root = "";
 let ws = "";
 
 function run(...args: string[]): Promise<Run> {
-  return capture((out, err) => runBundleCli(args, out, err));
+  return capture(args);
 }
 
 /** Every file below a folder, by relative path, with its text: a tree to compare before and after. */

@@ -1,3 +1,5 @@
+import { runCli, type CliIo } from "../../server/src/cli/index.js";
+
 /** What a command-line verb wrote and answered, for the tests. */
 export interface Run {
   readonly code: number;
@@ -5,10 +7,15 @@ export interface Run {
   readonly err: string;
 }
 
-/** Runs a verb with line writers that collect what it says. */
-export async function capture(invoke: (out: (line: string) => void, err: (line: string) => void) => Promise<number>): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await invoke((line) => out.push(line), (line) => err.push(line));
-  return { code, out: out.join("\n"), err: err.join("\n") };
+/** Runs the command line with writers that collect what it says (without the last line break). */
+export async function capture(args: readonly string[]): Promise<Run> {
+  let out = "";
+  let err = "";
+  const io: CliIo = {
+    out: (line) => void (out += `${line}\n`),
+    err: (line) => void (err += `${line}\n`),
+    write: (text) => void (out += text),
+  };
+  const code = await runCli(args, io);
+  return { code, out: out.replace(/\n$/, ""), err: err.replace(/\n$/, "") };
 }

@@ -6,13 +6,12 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { runGraphCli } from "../../server/src/graphCli.js";
 import { capture, type Run } from "./capture.js";
 
 const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 function run(...args: string[]): Promise<Run> {
-  return capture((out, err) => runGraphCli(args, out, err));
+  return capture(["graph", ...args]);
 }
 
 interface JsonGraph {

@@ -8,8 +8,6 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { runCli } from "../../server/src/cli.js";
-import { runRoutingCli } from "../../server/src/planner/routingCli.js";
 import { writeScriptedModel } from "../fixtures/model/gguf.js";
 import { capture, type Run } from "./capture.js";
 
@@ -20,7 +18,7 @@ let root = "";
 let model = "";
 
 function run(...args: string[]): Promise<Run> {
-  return capture((out, err) => runRoutingCli(args, { out, err }));
+  return capture(["test-routing", ...args]);
 }
 
 /** The attributes of every element with this tag, in order. */
@@ -108,11 +106,9 @@ describe("test-routing", () => {
   });
 
   test("is a verb of the skill-lsp command line", async () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    assert.equal(await runCli(["test-routing", EXAMPLES], (line) => out.push(line), (line) => err.push(line)), 2);
-    assert.match(err.join("\n"), /test-routing needs --model/);
-    await runCli(["help"], (line) => out.push(line));
-    assert.match(out.join("\n"), /test-routing \[folder…\] --model M \[--junit FILE\]/);
+    const usage = await capture(["test-routing", EXAMPLES]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.err, /test-routing needs --model/);
+    assert.match((await capture(["help"])).out, /test-routing \[folder…\] --model M \[--junit FILE\]/);
   });
 });

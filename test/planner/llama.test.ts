@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { composeSystemPrompt, type Namespace } from "../../server/src/core/index.js";
 import { LlamaPlannerModel, llamaBinding, type LlamaModelSettings } from "../../server/src/planner/llamaModel.js";
 import { isAbortError, ModelError } from "../../server/src/planner/model.js";
-import { runPlanCli } from "../../server/src/planner/cli.js";
+import { runCli } from "../../server/src/cli/index.js";
 import { Planner, planFromHandles } from "../../server/src/planner/planner.js";
 import { LABELLED_REQUESTS, runEvaluation } from "../../scripts/eval-planner.js";
 import { functionCallScript, writeScriptedModel, writeTinyModel } from "../fixtures/model/gguf.js";
@@ -268,13 +268,13 @@ describe("command line", () => {
   const capture = () => {
     const output: string[] = [];
     const errors: string[] = [];
-    return { output, errors, io: { write: (text: string) => void output.push(text), error: (line: string) => void errors.push(line) } };
+    return { output, errors, io: { write: (text: string) => void output.push(text), out: (line: string) => void output.push(`${line}\n`), err: (line: string) => void errors.push(line) } };
   };
   const examplesFolder = path.join(__dirname, "../../examples");
 
   test("plan prints the steps as they stream, then the answer", async () => {
     const { output, io } = capture();
-    const code = await runPlanCli(["What's my PAN number?", "--model", paths.router, "--folder", examplesFolder, "--gpu", "off", "--threads", "1", "--max-tokens", "8"], io);
+    const code = await runCli(["plan", "What's my PAN number?", "--model", paths.router, "--folder", examplesFolder, "--gpu", "off", "--threads", "1", "--max-tokens", "8"], io);
     const text = output.join("");
     assert.equal(code, 0, text);
     assert.match(text, /^prompt {4}\d+ tokens, \d+ characters; planning over @search-info /m);
@@ -285,10 +285,10 @@ describe("command line", () => {
 
   test("a missing model exits 1 with the clear message; a usage mistake exits 2", async () => {
     const missing = capture();
-    assert.equal(await runPlanCli(["hi", "--model", path.join(dir, "absent.gguf"), "--folder", examplesFolder, "--gpu", "off", "--threads", "1"], missing.io), 1);
+    assert.equal(await runCli(["plan", "hi", "--model", path.join(dir, "absent.gguf"), "--folder", examplesFolder, "--gpu", "off", "--threads", "1"], missing.io), 1);
     assert.match(missing.output.join(""), /^error {5}Model file not found: /m);
     const usage = capture();
-    assert.equal(await runPlanCli(["--model", paths.router], usage.io), 2);
+    assert.equal(await runCli(["plan", "--model", paths.router], usage.io), 2);
     assert.match(usage.errors.join("\n"), /plan needs a request/);
   });
 });

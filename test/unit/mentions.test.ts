@@ -28,7 +28,8 @@ const table: { name: string; fixture: string; malformed?: string[] }[] = [
   { name: "first and last byte", fixture: "⟦@a⟧ middle ⟦@b⟧" },
   { name: "only a mention", fixture: "⟦@only⟧" },
   { name: "CRLF line ends", fixture: "first ⟦@a⟧\r\nsecond ⟦@b⟧\r\n⟦@c⟧\r\n" },
-  { name: "punctuation around", fixture: "(⟦@a⟧) ⟦@b⟧,⟦@c⟧/⟦@d⟧ `⟦@e⟧` [x](⟦@f⟧) \"⟦@g⟧\"" },
+  { name: "punctuation around", fixture: "(⟦@a⟧) ⟦@b⟧,⟦@c⟧;⟦@d⟧ `⟦@e⟧` [x](⟦@f⟧) \"⟦@g⟧\"" },
+  { name: "a slash makes a scope or a path, not a mention", fixture: "@c/@d @c/ x/@e ⟦@f⟧" },
   { name: "64 characters is the longest slug", fixture: `⟦@${"a".repeat(64)}⟧ @${"b".repeat(65)}`, malformed: [`@${"b".repeat(65)}`] },
 ];
 

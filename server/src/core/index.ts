@@ -4,6 +4,7 @@ export * from "./config.js";
 export * from "./diagnostics.js";
 export * from "./mentions.js";
 export * from "./namespace.js";
+export * from "./prose.js";
 export * from "./similarity.js";
 export * from "./skillFile.js";
 export * from "./slug.js";

@@ -1,3 +1,4 @@
+import { isScopedOrQualified, isTokenBoundary, proseRegions } from "./prose.js";
 import { MAX_HANDLE_LENGTH } from "./slug.js";
 
 /** One `@slug` token in a text: offsets cover the `@` and the slug. */
@@ -49,19 +50,48 @@ function isGlued(text: string, at: number): boolean {
 }
 
 /**
- * Finds every mention in `text[from, to)`. This is the single rule that decides what a mention of a slug is,
- * used by the parser, the diagnostics and the rename alike: an `@` not glued to a word and not escaped as
- * `\@`, then a whole kebab-case slug that no other slug character or word character follows. So `@plan`
- * is never found inside `@plan-trip`, and `bob@example.com` is no mention.
+ * Finds every mention in `text[from, to)`, read as Markdown. This is the single rule that decides what a
+ * mention of a slug is, used by the parser, the diagnostics, completion, the rename, the graph and the
+ * bundles alike: in prose only (never in a fenced code block: see `proseRegions`; inline code spans are
+ * prose), an `@` not glued to a word and not escaped as `\@`, not inside a URL or a path (`isInUrlOrPath`),
+ * not a package scope or a qualified name (`isScopedOrQualified`: `@types/node`, `@app.route`), then a whole
+ * kebab-case slug that no other slug character or word character follows. So `@plan` is never found inside
+ * `@plan-trip`, and `bob@example.com` is no mention.
  */
 export function scanMentions(text: string, from = 0, to = text.length): MentionScan {
   const mentions: MentionToken[] = [];
   const malformed: MalformedMention[] = [];
+  if (text.indexOf("@", from) === -1) return { mentions, malformed };
+  for (const region of proseRegions(text, from, to)) scanRegion(text, region.start, region.end, mentions, malformed);
+  return { mentions, malformed };
+}
+
+function scanRegion(text: string, from: number, to: number, mentions: MentionToken[], malformed: MalformedMention[]): void {
+  // The URL-or-path answer for the last `@` looked at: the next look back stops there, so a long token costs once.
+  let lookedBackTo = from;
+  let inPathAtLookBack = false;
+  const inUrlOrPath = (at: number): boolean => {
+    let answer = inPathAtLookBack;
+    for (let i = at - 1; i >= lookedBackTo; i--) {
+      const code = text.charCodeAt(i);
+      if (code === 47 /* / */) {
+        answer = true;
+        break;
+      }
+      if (isTokenBoundary(code)) {
+        answer = false;
+        break;
+      }
+    }
+    lookedBackTo = at;
+    inPathAtLookBack = answer;
+    return answer;
+  };
   let at = text.indexOf("@", from);
   while (at !== -1 && at < to) {
     let end = at + 1;
     while (end < to && isSlugChar(text.charCodeAt(end))) end++;
-    if (end > at + 1 && !isGlued(text, at)) {
+    if (end > at + 1 && !isGlued(text, at) && !isScopedOrQualified(text, at, to) && !inUrlOrPath(at)) {
       const written = text.slice(at + 1, end);
       const gluedAfter = end < to && isWordCharAt(text, end);
       if (!gluedAfter && written.length <= MAX_HANDLE_LENGTH && SLUG_SHAPE.test(written)) {
@@ -74,7 +104,6 @@ export function scanMentions(text: string, from = 0, to = text.length): MentionS
     }
     at = text.indexOf("@", Math.max(end, at + 1));
   }
-  return { mentions, malformed };
 }
 
 /** The seed's `parseMentions`: the slugs a text mentions, lower-cased, first seen first, deduplicated. */

@@ -9,6 +9,4 @@ export { LlamaPlannerModel, llamaBinding, type LlamaModelSettings } from "./llam
 export { checkModelFile, EXAMPLE_MODEL_URI, isModelUri } from "./modelFile.js";
 export { Planner, PlanError, boundTools, planFromHandles, type Answer, type Plan, type PlannerOptions, type PlanRequest, type RunResult, type ToolCallRecord } from "./planner.js";
 export { CALL_TOOL, MAX_PLAN_HANDLES, NONE_HANDLE, PLANNING_DIRECTIVE, parsePlan, planSchema, planSentence, planningSystemPrompt } from "./prompts.js";
-export { PLAN_USAGE, runPlanCli, type PlanCliIo } from "./cli.js";
 export * from "./routing.js";
-export { ROUTING_USAGE, formatRoutingReport, junitXml, runRoutingCli, type RoutingCliIo } from "./routingCli.js";

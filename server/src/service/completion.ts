@@ -5,7 +5,7 @@ import {
   type CompletionItem,
   type CompletionList,
 } from "vscode-languageserver-types";
-import { AGENT_SIGILS, FRONTMATTER_KEYS, SKILL_FILE_FORMAT, fencedRegions, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
+import { AGENT_SIGILS, FRONTMATTER_KEYS, SKILL_FILE_FORMAT, isProseAt, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
 import type { WorkspaceFile } from "./lookup.js";
 
 /** More matches than this come back as an incomplete list: the client asks again as the user types. */
@@ -26,7 +26,6 @@ function partialMentionAt(text: string, offset: number, sigils: readonly string[
   if (!sigils.includes(sigil)) return undefined;
   const at = start - 1;
   if (at > 0 && (sigil === "@" ? /[\p{L}\p{N}_@\\]/u : PATH_BEFORE).test(text.charAt(at - 1))) return undefined;
-  if (sigil !== "@" && fencedRegions(text).some(([from, to]) => at >= from && at < to)) return undefined;
   let end = offset;
   while (end < text.length && isSlugChar(text.charAt(end))) end++;
   return { sigil, start: at, end, typed: text.slice(start, offset).toLowerCase() };
@@ -73,7 +72,9 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
   }
   const sigils = file.kind === "skill" ? file.file.format.sigils : file.kind === "document" ? AGENT_SIGILS : ["@"];
   const partial = partialMentionAt(text, offset, sigils);
-  if (!partial) return null;
+  // Nothing is offered where the scanner would not read a mention: in fenced code, a URL or a path.
+  const fencesFrom = file.kind === "skill" ? file.file.bodyStart : file.kind === "document" ? 0 : text.length;
+  if (!partial || !isProseAt(text, partial.start, fencesFrom)) return null;
   const range = lines.rangeOf(partial.start, partial.end);
   // With a shared range the label (`@slug`) is the text inserted; otherwise each item carries the edit.
   const edit = options.defaultEditRange ? undefined : range;

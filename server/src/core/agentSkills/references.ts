@@ -1,4 +1,5 @@
 import { scanMentions } from "../mentions.js";
+import { codeFences, isInFence, type CodeFence } from "../prose.js";
 import type { Mention, MentionPlace } from "../skillFile.js";
 import { isValidHandle } from "../slug.js";
 import type { LineMap, Range } from "../text.js";
@@ -21,36 +22,8 @@ export function sigilOf(mention: Mention | { readonly slug: string }): Sigil {
   return "sigil" in mention ? (mention as Reference).sigil : "@";
 }
 
-/** The offsets `[start, end)` of fenced code blocks (``` or ~~~), which are never scanned. An unclosed fence runs to the end. */
-export function fencedRegions(text: string, from = 0, to = text.length): [number, number][] {
-  const regions: [number, number][] = [];
-  const fence = /^( {0,3})(`{3,}|~{3,})/;
-  let open: { char: string; length: number; start: number } | undefined;
-  let lineStart = from;
-  while (lineStart < to) {
-    let lineEnd = text.indexOf("\n", lineStart);
-    if (lineEnd === -1 || lineEnd > to) lineEnd = to;
-    const match = fence.exec(text.slice(lineStart, Math.min(lineEnd, lineStart + 40)));
-    if (match) {
-      const marks = match[2] ?? "";
-      const char = marks.charAt(0);
-      if (!open) {
-        // A backtick fence's info string cannot hold a backtick; otherwise this is inline code.
-        if (char !== "`" || !text.slice(lineStart + marks.length, lineEnd).includes("`")) open = { char, length: marks.length, start: lineStart };
-      } else if (char === open.char && marks.length >= open.length && text.slice(lineStart + (match[0]?.length ?? 0), lineEnd).trim() === "") {
-        regions.push([open.start, lineEnd]);
-        open = undefined;
-      }
-    }
-    lineStart = lineEnd + 1;
-  }
-  if (open) regions.push([open.start, to]);
-  return regions;
-}
-
-function inRegions(regions: readonly [number, number][], offset: number): boolean {
-  for (const [start, end] of regions) if (offset >= start && offset < end) return true;
-  return false;
+function inRegions(fences: readonly CodeFence[], offset: number): boolean {
+  return isInFence(fences, offset);
 }
 
 const NAME_CHAR = /[a-z0-9-]/;
@@ -74,7 +47,7 @@ function continuesAsPath(text: string, end: number, to: number): boolean {
  * lower-case handle that nothing path-like follows. So `/usr/bin`, `docs/x`, `$PATH`, `${name}`, `</tag>`,
  * `https://x/y` and `/a.txt` are not references.
  */
-function scanSigils(text: string, from: number, to: number, regions: readonly [number, number][]): { sigil: "/" | "$"; start: number; end: number }[] {
+function scanSigils(text: string, from: number, to: number, regions: readonly CodeFence[]): { sigil: "/" | "$"; start: number; end: number }[] {
   const found: { sigil: "/" | "$"; start: number; end: number }[] = [];
   for (let at = from; at < to; at++) {
     const char = text.charAt(at);
@@ -107,7 +80,7 @@ interface LinkToken {
   readonly rawStart: number;
 }
 
-function scanLinks(uri: string, text: string, from: number, to: number, regions: readonly [number, number][]): LinkToken[] {
+function scanLinks(uri: string, text: string, from: number, to: number, regions: readonly CodeFence[]): LinkToken[] {
   const found: LinkToken[] = [];
   LINK.lastIndex = from;
   for (let match = LINK.exec(text); match && match.index < to; match = LINK.exec(text)) {
@@ -178,7 +151,7 @@ class ProseReference implements Reference {
  * path such as `@docs/x.md`), `/name`, `$name` and Markdown links to a skill folder. Fenced code is skipped.
  */
 export function scanReferences(uri: string, text: string, lines: LineMap, from: number, to: number, place: MentionPlace): Reference[] {
-  const regions = fencedRegions(text, from, to);
+  const regions = codeFences(text, from, to);
   const references: Reference[] = [];
   for (const token of scanMentions(text, from, to).mentions) {
     if (token.written !== token.slug || continuesAsPath(text, token.end, to) || inRegions(regions, token.start)) continue;

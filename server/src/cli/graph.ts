@@ -1,19 +1,15 @@
-import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { buildGraph, closure, graphToDot, graphToMermaid, nodeIdOf, subgraph, type GraphData } from "./core/graph.js";
-import { Namespace } from "./core/index.js";
-import { loadFolders, pathFromUri } from "./node/workspaceFiles.js";
+import { buildGraph, closure, graphToDot, graphToMermaid, nodeIdOf, subgraph, type GraphData } from "../core/graph.js";
+import { pathFromUri } from "../node/workspaceFiles.js";
+import { loadNamespace, UsageError, type Verb } from "./common.js";
 
-/** The graph verb's help, for the command line's usage text. */
-export const GRAPH_USAGE = `  graph [folder…] [--format dot|mermaid|json] [--focus @handle]
+const GRAPH_USAGE = `graph [folder…] [--format dot|mermaid|json] [--focus @handle]
                                Print the namespace as a graph: skills and tools, mentions as edges, cycles,
                                unknown mentions as ghosts, menu prices (default format: dot). --focus keeps
                                the skill's expansion only: the skills it follows and the tools it binds.`;
 
 export const GRAPH_FORMATS = ["dot", "mermaid", "json"] as const;
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
-
-class UsageError extends Error {}
 
 interface GraphArgs {
   readonly folders: string[];
@@ -72,33 +68,23 @@ export function formatGraph(graph: GraphData, format: GraphFormat): string {
   }
 }
 
-/** `skill-lsp graph`: answers the exit code (2 for a usage error, 1 for an unknown --focus handle). */
-export async function runGraphCli(args: readonly string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
-  let parsed: GraphArgs;
-  try {
-    parsed = parseGraphArgs(args);
-    for (const folder of parsed.folders) {
-      const stat = await fs.stat(folder).catch(() => undefined);
-      if (!stat?.isDirectory()) throw new UsageError(`${folder} is not a folder.`);
+/** `graph [folder…]`: the namespace as a graph. Exit 1 for an unknown --focus handle. */
+export const graphVerb: Verb = {
+  name: "graph",
+  usage: GRAPH_USAGE,
+  async run(args, io) {
+    const parsed = parseGraphArgs(args);
+    const namespace = await loadNamespace(parsed.folders);
+    let graph = buildGraph(namespace);
+    if (parsed.focus !== undefined) {
+      const id = nodeIdOf(graph, parsed.focus);
+      if (id === undefined || id.startsWith("ghost:")) {
+        io.err(`skill-lsp: ${parsed.focus.startsWith("@") ? parsed.focus : `@${parsed.focus}`} — unknown: no skill or tool has this handle.`);
+        return 1;
+      }
+      graph = subgraph(graph, closure(graph, id));
     }
-  } catch (error) {
-    if (error instanceof UsageError) {
-      err(`skill-lsp: ${error.message}\n\n${GRAPH_USAGE}`);
-      return 2;
-    }
-    throw error;
-  }
-  const namespace = new Namespace();
-  await loadFolders(namespace, parsed.folders.map((folder) => path.resolve(folder)));
-  let graph = buildGraph(namespace);
-  if (parsed.focus !== undefined) {
-    const id = nodeIdOf(graph, parsed.focus);
-    if (id === undefined || id.startsWith("ghost:")) {
-      err(`skill-lsp: ${parsed.focus.startsWith("@") ? parsed.focus : `@${parsed.focus}`} — unknown: no skill or tool has this handle.`);
-      return 1;
-    }
-    graph = subgraph(graph, closure(graph, id));
-  }
-  out(formatGraph(graph, parsed.format));
-  return 0;
-}
+    io.out(formatGraph(graph, parsed.format));
+    return 0;
+  },
+};

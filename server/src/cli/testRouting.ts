@@ -1,24 +1,9 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { Namespace } from "../core/index.js";
-import { loadFolders, pathFromUri } from "../node/workspaceFiles.js";
-import { LlamaPlannerModel } from "./llamaModel.js";
-import { isAbortError, ModelError } from "./model.js";
-import { routingSuite, runRouting, type RoutingCase, type RoutingReport, type RoutingResult, type RoutingStatus } from "./routing.js";
+import { isAbortError, LlamaPlannerModel, ModelError, routingSuite, runRouting, type RoutingCase, type RoutingReport, type RoutingResult, type RoutingStatus } from "../planner/index.js";
+import { gpuOption, loadNamespace, parseArgs, positiveNumber, relativeUri, UsageError, type CliIo, type Verb } from "./common.js";
 
-/** Where the command line writes: report lines and error lines. */
-export interface RoutingCliIo {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const processIo: RoutingCliIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
-
-/** The usage of the `test-routing` verb, for the command line's help. */
-export const ROUTING_USAGE = `test-routing [folder…] --model M [--junit FILE] [options]
+const ROUTING_USAGE = `test-routing [folder…] --model M [--junit FILE] [options]
                                Give every skill's examples and near misses to the planner and check where
                                each is routed. Exits 1 when one fails.
     --model M                  A .gguf file, or an hf: URI downloaded once.
@@ -26,9 +11,7 @@ export const ROUTING_USAGE = `test-routing [folder…] --model M [--junit FILE] 
     --threads N, --context N, --gpu auto|off
                                As for plan.`;
 
-class UsageError extends Error {}
-
-interface RoutingCliOptions {
+interface RoutingOptions {
   readonly folders: readonly string[];
   readonly model: string;
   readonly junit: string | undefined;
@@ -37,44 +20,21 @@ interface RoutingCliOptions {
   readonly gpu: "auto" | false;
 }
 
-function parseArgs(args: readonly string[]): RoutingCliOptions {
-  const folders: string[] = [];
-  const values = new Map<string, string>();
-  const valued = new Set(["--model", "--junit", "--threads", "--context", "--gpu"]);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? "";
-    if (valued.has(arg)) {
-      const value = args[++i];
-      if (value === undefined) throw new UsageError(`${arg} needs a value.`);
-      values.set(arg, value);
-    } else if (arg.startsWith("--")) throw new UsageError(`Unknown option ${arg}.`);
-    else folders.push(arg);
-  }
+function parseRoutingArgs(args: readonly string[]): RoutingOptions {
+  const { folders, values } = parseArgs(args, { valued: ["--model", "--junit", "--threads", "--context", "--gpu"], positionalFolders: true });
   const model = values.get("--model");
   if (!model) throw new UsageError("test-routing needs --model: a .gguf file or an hf: URI.");
-  const gpu = values.get("--gpu") ?? "auto";
-  if (gpu !== "auto" && gpu !== "off") throw new UsageError("--gpu takes auto or off.");
   return {
-    folders: folders.length > 0 ? folders : ["."],
+    folders,
     model,
     junit: values.get("--junit"),
-    threads: positive("--threads", values.get("--threads")),
-    contextSize: positive("--context", values.get("--context")),
-    gpu: gpu === "off" ? false : "auto",
+    threads: positiveNumber("--threads", values.get("--threads")),
+    contextSize: positiveNumber("--context", values.get("--context")),
+    gpu: gpuOption(values.get("--gpu")),
   };
 }
 
-function positive(option: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${option} takes a whole number above 0; got ${value}.`);
-  return n;
-}
-
-const relative = (uri: string): string => {
-  const file = pathFromUri(uri);
-  return path.relative(process.cwd(), file) || file;
-};
+const relative = relativeUri;
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
@@ -153,23 +113,9 @@ export function junitXml(report: RoutingReport): string {
  * and (with --junit) writes JUnit XML. Answers the exit code: 0 all passed, 1 a case failed or errored, 2 usage
  * or a model that cannot run, 130 interrupted.
  */
-export async function runRoutingCli(args: readonly string[], io: RoutingCliIo = processIo): Promise<number> {
-  let options: RoutingCliOptions;
-  const namespace = new Namespace();
-  try {
-    options = parseArgs(args);
-    for (const folder of options.folders) {
-      const stat = await fs.stat(folder).catch(() => undefined);
-      if (!stat?.isDirectory()) throw new UsageError(`${folder} is not a folder.`);
-    }
-    await loadFolders(namespace, options.folders.map((folder) => path.resolve(folder)));
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`skill-lsp test-routing: ${error.message}\n\nUsage: skill-lsp ${ROUTING_USAGE}`);
-      return 2;
-    }
-    throw error;
-  }
+async function runTestRouting(args: readonly string[], io: CliIo): Promise<number> {
+  const options = parseRoutingArgs(args);
+  const namespace = await loadNamespace(options.folders);
   const suite = routingSuite(namespace);
   if (suite.skills.length === 0) {
     io.out(`No skill in ${options.folders.join(", ")} lists examples or near-misses: nothing to test.`);
@@ -205,3 +151,5 @@ export async function runRoutingCli(args: readonly string[], io: RoutingCliIo = 
     await model.dispose();
   }
 }
+
+export const testRoutingVerb: Verb = { name: "test-routing", usage: ROUTING_USAGE, run: runTestRouting };

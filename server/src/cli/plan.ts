@@ -1,26 +1,9 @@
-import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { BUILTIN_SKILLS, Namespace, siblingSkillUri } from "../core/index.js";
-import { loadFolders, uriFromPath } from "../node/workspaceFiles.js";
+import { isAbortError, LlamaPlannerModel, Planner, type PlannerEvent } from "../planner/index.js";
 import { createWorkspaceTools } from "../tools/index.js";
-import type { PlannerEvent } from "./events.js";
-import { LlamaPlannerModel } from "./llamaModel.js";
-import { isAbortError } from "./model.js";
-import { Planner } from "./planner.js";
+import { gpuOption, loadNamespace, parseArgs, positiveNumber, UsageError, type CliIo, type Verb } from "./common.js";
 
-/** Where the command line writes: streamed text (no line break added) and error lines. */
-export interface PlanCliIo {
-  write(text: string): void;
-  error(line: string): void;
-}
-
-const processIo: PlanCliIo = {
-  write: (text) => process.stdout.write(text),
-  error: (line) => process.stderr.write(`${line}\n`),
-};
-
-/** The usage of the `plan` verb, for the command line's help. */
-export const PLAN_USAGE = `plan "request" --model M [--folder F]… [options]
+const PLAN_USAGE = `plan "request" --model M [--folder F]… [options]
                                Plan and answer a request with a local model, printing each step.
     --model M                  A .gguf file, or an hf: URI downloaded once (hf:<user>/<repo>:<quant>).
     --folder F                 A workspace folder: its skills, and one of the user's devices for the
@@ -33,9 +16,7 @@ export const PLAN_USAGE = `plan "request" --model M [--folder F]… [options]
                                Where the tools look (default notebook.md, memory.log, **/*.ics).
     --json                     Print each event as one line of JSON instead.`;
 
-class UsageError extends Error {}
-
-interface PlanCliOptions {
+interface PlanOptions {
   readonly request: string;
   readonly model: string;
   readonly folders: readonly string[];
@@ -49,73 +30,35 @@ interface PlanCliOptions {
   readonly json: boolean;
 }
 
-function parseArgs(args: readonly string[]): PlanCliOptions {
-  const words: string[] = [];
-  const folders: string[] = [];
-  const values = new Map<string, string>();
-  let json = false;
-  const valued = new Set(["--model", "--threads", "--context", "--gpu", "--max-tokens", "--notebook", "--memory", "--calendar"]);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? "";
-    if (arg === "--json") json = true;
-    else if (arg === "--folder") folders.push(need(arg, args[++i]));
-    else if (valued.has(arg)) values.set(arg, need(arg, args[++i]));
-    else if (arg.startsWith("--")) throw new UsageError(`Unknown option ${arg}.`);
-    else words.push(arg);
-  }
-  const request = words.join(" ").trim();
+function parsePlanArgs(args: readonly string[]): PlanOptions {
+  const { positional, folders, values, flags } = parseArgs(args, {
+    valued: ["--model", "--threads", "--context", "--gpu", "--max-tokens", "--notebook", "--memory", "--calendar"],
+    flags: ["--json"],
+  });
+  const request = positional.join(" ").trim();
   if (request === "") throw new UsageError('plan needs a request, in quotes: plan "What\'s my PAN number?" --model model.gguf');
   const model = values.get("--model");
   if (!model) throw new UsageError("plan needs --model: a .gguf file or an hf: URI.");
-  const gpu = values.get("--gpu") ?? "auto";
-  if (gpu !== "auto" && gpu !== "off") throw new UsageError("--gpu takes auto or off.");
   return {
     request,
     model,
-    folders: folders.length > 0 ? folders : ["."],
-    threads: positive("--threads", values.get("--threads")),
-    contextSize: positive("--context", values.get("--context")),
-    gpu: gpu === "off" ? false : "auto",
-    maxTokens: positive("--max-tokens", values.get("--max-tokens")),
+    folders,
+    threads: positiveNumber("--threads", values.get("--threads")),
+    contextSize: positiveNumber("--context", values.get("--context")),
+    gpu: gpuOption(values.get("--gpu")),
+    maxTokens: positiveNumber("--max-tokens", values.get("--max-tokens")),
     notebookFile: values.get("--notebook"),
     memoryFile: values.get("--memory"),
     calendarGlob: values.get("--calendar"),
-    json,
+    json: flags.has("--json"),
   };
-}
-
-function need(option: string, value: string | undefined): string {
-  if (value === undefined) throw new UsageError(`${option} needs a value.`);
-  return value;
-}
-
-function positive(option: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${option} takes a whole number above 0; got ${value}.`);
-  return n;
-}
-
-/** Reads the folders' skills; with none at all, the three built-ins, as `menu` and `expand` do. */
-async function loadNamespace(folders: readonly string[]): Promise<Namespace> {
-  const namespace = new Namespace();
-  for (const folder of folders) {
-    const stat = await fs.stat(folder).catch(() => undefined);
-    if (!stat?.isDirectory()) throw new UsageError(`${folder} is not a folder.`);
-  }
-  await loadFolders(namespace, folders);
-  if (namespace.skillCount === 0) {
-    const home = uriFromPath(path.resolve("builtin.skill.md"));
-    for (const skill of BUILTIN_SKILLS) namespace.setSkill(siblingSkillUri(home, skill.handle), skill.text);
-  }
-  return namespace;
 }
 
 const clip = (text: string, max = 240): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const ms = (n: number): string => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
 
 /** One event as a human reads it; answer text streams as it comes. */
-function describe(event: PlannerEvent, io: PlanCliIo, state: { streaming: boolean }): void {
+function describe(event: PlannerEvent, io: CliIo, state: { streaming: boolean }): void {
   const line = (label: string, text: string) => {
     if (state.streaming) io.write("\n");
     state.streaming = false;
@@ -175,19 +118,9 @@ function describe(event: PlannerEvent, io: PlanCliIo, state: { streaming: boolea
  * The `plan` verb: plans and answers one request with a local model over the folders, printing the events as
  * they stream. Answers the exit code: 0 done, 1 the model or the plan failed, 2 usage, 130 interrupted.
  */
-export async function runPlanCli(args: readonly string[], io: PlanCliIo = processIo): Promise<number> {
-  let options: PlanCliOptions;
-  let namespace: Namespace;
-  try {
-    options = parseArgs(args);
-    namespace = await loadNamespace(options.folders.map((folder) => path.resolve(folder)));
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.error(`skill-lsp plan: ${error.message}\n\nUsage: skill-lsp ${PLAN_USAGE}`);
-      return 2;
-    }
-    throw error;
-  }
+async function runPlan(args: readonly string[], io: CliIo): Promise<number> {
+  const options = parsePlanArgs(args);
+  const namespace = await loadNamespace(options.folders, { builtins: true });
   const folders = options.folders.map((folder) => path.resolve(folder));
   const model = new LlamaPlannerModel({ model: options.model, threads: options.threads, contextSize: options.contextSize, gpu: options.gpu, idleUnloadMs: 0 });
   const tools = createWorkspaceTools({ folders, notebookFile: options.notebookFile, memoryFile: options.memoryFile, calendarGlob: options.calendarGlob });
@@ -212,3 +145,5 @@ export async function runPlanCli(args: readonly string[], io: PlanCliIo = proces
     await model.dispose();
   }
 }
+
+export const planVerb: Verb = { name: "plan", usage: PLAN_USAGE, run: runPlan };

@@ -1,0 +1,122 @@
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { BUILTIN_SKILLS, Namespace, siblingSkillUri } from "../core/index.js";
+import { loadFolders, pathFromUri, uriFromPath } from "../node/workspaceFiles.js";
+
+/** Where a verb writes: whole lines to standard output and standard error, and streamed text (no line break added). */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  write(text: string): void;
+}
+
+/** The process's own streams. */
+export const processIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  write: (text) => process.stdout.write(text),
+};
+
+/** A mistake in the arguments: the command line answers it with exit code 2. */
+export class UsageError extends Error {}
+
+/** One verb of the command line. */
+export interface Verb {
+  readonly name: string;
+  /** Its help: the first line is the synopsis, the rest indented detail. */
+  readonly usage: string;
+  run(args: readonly string[], io: CliIo): Promise<number>;
+}
+
+/** Parsed arguments: positionals, repeatable --folder, options that take a value, and flags. */
+export interface ParsedArgs {
+  readonly positional: string[];
+  readonly folders: string[];
+  readonly values: Map<string, string>;
+  readonly flags: Set<string>;
+}
+
+export interface ArgSpec {
+  /** Options that take a value. */
+  readonly valued?: readonly string[];
+  /** Options that take none. */
+  readonly flags?: readonly string[];
+  /** Positional arguments are folders too (`check a b` is `check --folder a --folder b`). */
+  readonly positionalFolders?: boolean;
+}
+
+/**
+ * Splits the arguments. `--folder F` is repeatable and defaults to the current folder; every other valued
+ * option may be given once; an unknown `--option` is a usage error.
+ */
+export function parseArgs(args: readonly string[], { valued = [], flags = [], positionalFolders = false }: ArgSpec = {}): ParsedArgs {
+  const parsed: ParsedArgs = { positional: [], folders: [], values: new Map(), flags: new Set() };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--folder" || valued.includes(arg)) {
+      const value = args[++i];
+      if (value === undefined || value.startsWith("--")) throw new UsageError(`${arg} needs a value.`);
+      if (arg === "--folder") parsed.folders.push(value);
+      else if (parsed.values.has(arg)) throw new UsageError(`${arg} is given twice.`);
+      else parsed.values.set(arg, value);
+    } else if (flags.includes(arg)) {
+      parsed.flags.add(arg);
+    } else if (arg.startsWith("--")) {
+      throw new UsageError(`Unknown option ${arg}.`);
+    } else if (positionalFolders) {
+      parsed.folders.push(arg);
+    } else {
+      parsed.positional.push(arg);
+    }
+  }
+  if (parsed.folders.length === 0) parsed.folders.push(".");
+  return parsed;
+}
+
+/** A whole number above 0, or undefined when the option is absent. */
+export function positiveNumber(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${option} takes a whole number above 0; got ${value}.`);
+  return n;
+}
+
+/** `--gpu auto|off` as the model settings take it. */
+export function gpuOption(value: string | undefined): "auto" | false {
+  const gpu = value ?? "auto";
+  if (gpu !== "auto" && gpu !== "off") throw new UsageError("--gpu takes auto or off.");
+  return gpu === "off" ? false : "auto";
+}
+
+export interface LoadOptions {
+  /** With no skill in the folders, use the three built-in skills. */
+  readonly builtins?: boolean;
+  /** A folder that does not exist is a usage error (otherwise only a path that is not a folder is). */
+  readonly mustExist?: boolean;
+}
+
+/** Reads the folders' skills and configs into a namespace. */
+export async function loadNamespace(folders: readonly string[], options: LoadOptions = {}): Promise<Namespace> {
+  const mustExist = options.mustExist ?? true;
+  for (const folder of folders) {
+    const stat = await fs.stat(folder).catch(() => undefined);
+    if (stat ? !stat.isDirectory() : mustExist) throw new UsageError(`${folder} is not a folder.`);
+  }
+  const namespace = new Namespace();
+  await loadFolders(namespace, folders.map((folder) => path.resolve(folder)));
+  if (options.builtins && namespace.skillCount === 0) {
+    const home = uriFromPath(path.resolve("builtin.skill.md"));
+    for (const skill of BUILTIN_SKILLS) namespace.setSkill(siblingSkillUri(home, skill.handle), skill.text);
+  }
+  return namespace;
+}
+
+/** A file path relative to the current folder, for output a person reads. */
+export function relativePath(filePath: string): string {
+  return path.relative(process.cwd(), filePath) || filePath;
+}
+
+/** A file URI as a path relative to the current folder. */
+export function relativeUri(uri: string): string {
+  return relativePath(pathFromUri(uri));
+}
