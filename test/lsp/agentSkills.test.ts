@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
+  CodeActionRequest,
   CompletionRequest,
   CompletionResolveRequest,
   DefinitionRequest,
@@ -13,6 +14,7 @@ import {
   ReferencesRequest,
   RenameRequest,
   WillRenameFilesRequest,
+  type CodeAction,
   type CompletionItem,
   type CompletionList,
   type Diagnostic,
@@ -82,6 +84,8 @@ describe("Agent Skills workspace over stdio", () => {
     rmSync(outside, { recursive: true, force: true });
   });
 
+  const markdownOf = (hover: Hover | null) => (hover && typeof hover.contents === "object" && "value" in hover.contents ? hover.contents.value : "");
+
   async function diagnosticsOf(relative: string): Promise<Diagnostic[]> {
     const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: uri(relative) } })) as DocumentDiagnosticReport;
     return report.kind === "full" ? report.items : [];
@@ -116,6 +120,42 @@ describe("Agent Skills workspace over stdio", () => {
       }));
       assert.deepEqual(got, want, relative);
     }
+  });
+
+  it("hovers an agent's built-in command as a command, and a SKILL.md key with its source", async () => {
+    const at = rangeOf({ file: "CLAUDE.md", text: "/compact" }).start;
+    const command = (await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: uri("CLAUDE.md") }, position: { line: at.line, character: at.character + 2 } })) as Hover;
+    assert.match(markdownOf(command), /\/compact. is a built-in command of Claude Code/);
+    const key = rangeOf({ file: ".claude/skills/pdf/SKILL.md", text: "license" }).start;
+    const license = (await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: uri(".claude/skills/pdf/SKILL.md") }, position: { line: key.line, character: key.character + 2 } })) as Hover;
+    assert.match(markdownOf(license), /Agent Skills specification/);
+  });
+
+  it("completes a SKILL.md's frontmatter keys and a finite value set", async () => {
+    const xlsx = uri(".agents/skills/xlsx/SKILL.md");
+    const text = textOf(".agents/skills/xlsx/SKILL.md");
+    await client.open(xlsx, text.replace("disable-model-invocation: true", "disable-model-invocation: "));
+    const valueAt = rangeOf({ file: ".agents/skills/xlsx/SKILL.md", text: "disable-model-invocation: " }).end;
+    const values = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: xlsx }, position: valueAt })) as CompletionList;
+    assert.deepEqual(values.items.map((item) => item.label), ["true", "false"]);
+    await client.change(xlsx, text.replace("disable-model-invocation: true\n", "disable-model-invocation: true\nal\n"));
+    const keyAt = { line: valueAt.line + 1, character: 2 };
+    const keys = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: xlsx }, position: keyAt })) as CompletionList;
+    const labels = keys.items.map((item) => item.label);
+    assert.ok(labels.includes("allowed-tools") && labels.includes("license"), labels.join(" "));
+    assert.ok(!labels.includes("name") && !labels.includes("description"), "keys already written are not offered");
+    await client.close(xlsx);
+  });
+
+  it("offers both fixes for a name unlike its folder: set the name, or rename the folder", async () => {
+    const brand = uri("skills/brand/SKILL.md");
+    const range = rangeOf({ file: "skills/brand/SKILL.md", text: "name: brand-guide", part: "brand-guide" });
+    const diagnostics = (await diagnosticsOf("skills/brand/SKILL.md")).filter((diagnostic) => diagnostic.code === "name-mismatch");
+    const actions = (await client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri: brand }, range, context: { diagnostics } })) as CodeAction[];
+    assert.deepEqual(actions.map((action) => action.title), ["Set the name to brand (the folder's name)", "Rename the folder to brand-guide"]);
+    assert.deepEqual(actions[0]?.edit?.documentChanges, [{ textDocument: { uri: brand, version: null }, edits: [{ range, newText: "brand" }] }]);
+    const moves = actions[1]?.edit?.documentChanges ?? [];
+    assert.deepEqual(moves.at(-1), { kind: "rename", oldUri: uri("skills/brand"), newUri: uri("skills/brand-guide"), options: { overwrite: false, ignoreIfExists: false } });
   });
 
   it("names the near miss and the broken link's fix", async () => {
@@ -250,5 +290,33 @@ describe("Agent Skills workspace over stdio", () => {
     const edit = (await client.connection.sendRequest(WillRenameFilesRequest.type, { files: [{ oldUri: uri(".claude/skills/pdf"), newUri: uri(".claude/skills/pdf-tools") }] })) as WorkspaceEdit;
     const want = expectedPdfRename("pdf-tools");
     assert.deepEqual(edit, { documentChanges: want.documentChanges?.slice(0, -1) });
+  });
+});
+
+describe("Agent Skills workspace in an editor that validates SKILL.md itself", () => {
+  let folder: string;
+  let client: TestClient;
+  const uri = (relative: string) => uriOf(path.join(folder, relative));
+
+  before(async () => {
+    folder = copyWorkspace(FIXTURE);
+    client = await TestClient.start({ folders: [folder], pull: true, editorValidatesSkillFiles: true });
+  });
+  after(async () => {
+    await client.stop();
+    removeWorkspace(folder);
+  });
+
+  it("leaves the editor's own SKILL.md problems to it, and still offers their fixes", async () => {
+    const codesOf = async (relative: string) => {
+      const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: uri(relative) } })) as DocumentDiagnosticReport;
+      return report.kind === "full" ? report.items.map((item) => String(item.code)) : [];
+    };
+    assert.deepEqual(await codesOf("skills/brand/SKILL.md"), []);
+    assert.deepEqual(await codesOf("skills/notes/SKILL.md"), []);
+    assert.deepEqual(await codesOf(".github/skills/review-pr/SKILL.md"), ["unknown-reference"]);
+    const range = { start: { line: 1, character: 6 }, end: { line: 1, character: 6 } };
+    const actions = (await client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri: uri("skills/brand/SKILL.md") }, range, context: { diagnostics: [] } })) as CodeAction[];
+    assert.deepEqual(actions.map((action) => action.title), ["Set the name to brand (the folder's name)", "Rename the folder to brand-guide"]);
   });
 });

@@ -5,6 +5,7 @@ import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { nearest, parseSkillFile, type Mention, type SkillFile } from "./skillFile.js";
 import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, isAgentSkillUri, relativeLink } from "./agentSkills/paths.js";
+import { isBuiltinCommand } from "./agentSkills/commands.js";
 import { sigilOf, type Reference } from "./agentSkills/references.js";
 import { parseAgentSkill } from "./agentSkills/skillFolder.js";
 import type { Range } from "./text.js";
@@ -73,8 +74,6 @@ export class Namespace {
   readonly #documents = new Map<string, AgentDocument>();
   /** The user's command files by command name (`.claude/commands/deploy.md` → deploy): commands, not skills. */
   readonly #commands = new UriIndex();
-  /** Command names the agents build in (`/help`, `/compact`, …): never reported as unknown references. */
-  #builtinCommands: ReadonlySet<string> = new Set();
   /** Skills with a valid handle, by slug: more than one is a duplicate. */
   readonly #claimants = new UriIndex();
   /** Every skill file by its lower-cased handle, valid or not: who would clash with a new file name on a case-insensitive disk. */
@@ -111,18 +110,10 @@ export class Namespace {
     return this.setSkill(uri, text);
   }
 
-  /** Sets the names the agents build in as commands (`help`, `compact`…): an unknown `/help` is a command, not a missing skill. */
-  setBuiltinCommands(names: Iterable<string>): void {
-    this.#builtinCommands = new Set([...names].map((name) => name.toLowerCase()));
-    for (const uri of this.#documents.keys()) this.#diagnostics.delete(uri);
-    for (const skill of this.#skills.values()) if (skill.format.quietReferences) this.#diagnostics.delete(skill.uri);
-    this.#generation++;
-  }
-
   /** True when `/name` names a command: one of the user's command files, or an agent's built-in command. */
   isCommand(name: string): boolean {
     const key = slugKey(name);
-    return this.#builtinCommands.has(key) || this.#commands.get(key) !== undefined;
+    return isBuiltinCommand(key) || this.#commands.get(key) !== undefined;
   }
 
   setSkill(uri: string, text: string): Set<string> {

@@ -5,7 +5,7 @@ import {
   type CompletionItem,
   type CompletionList,
 } from "vscode-languageserver-types";
-import { AGENT_SIGILS, FRONTMATTER_KEYS, SKILL_FILE_FORMAT, isProseAt, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
+import { AGENT_SIGILS, agentsReadingSkill, completeAgentSkillKey, completeAgentSkillValue, FRONTMATTER_KEYS, type AgentSkillCompletionItem, SKILL_FILE_FORMAT, isProseAt, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
 import type { WorkspaceFile } from "./lookup.js";
 
 /** More matches than this come back as an incomplete list: the client asks again as the user types. */
@@ -66,8 +66,8 @@ const FULL_CLIENT: CompletionOptions = { snippets: true, defaultEditRange: false
 export function complete(namespace: Namespace, file: WorkspaceFile, position: Position, options: CompletionOptions = FULL_CLIENT): CompletionList | null {
   const { text, lines } = file.file;
   const offset = lines.offsetAt(position);
-  if (file.kind === "skill" && file.file.format === SKILL_FILE_FORMAT) {
-    const frontmatter = frontmatterCompletion(file.file, offset, options.snippets);
+  if (file.kind === "skill") {
+    const frontmatter = file.file.format === SKILL_FILE_FORMAT ? frontmatterCompletion(file.file, offset, options.snippets) : agentFrontmatterCompletion(file.file, offset);
     if (frontmatter) return frontmatter;
   }
   const sigils = file.kind === "skill" ? file.file.format.sigils : file.kind === "document" ? AGENT_SIGILS : ["@"];
@@ -153,6 +153,39 @@ const KEY_DOCS: Readonly<Record<string, string>> = {
   examples: "Requests that must route to this skill (routing tests).",
   "near-misses": "Requests that must not route to this skill (routing tests).",
 };
+
+/** The line of the frontmatter before the cursor, or undefined outside the frontmatter. */
+function frontmatterLineBefore(skill: SkillFile, offset: number): string | undefined {
+  const { text } = skill;
+  const fenceEnd = skill.frontmatterRange ? skill.lines.offsetAt(skill.frontmatterRange.end) : text.startsWith("---") ? text.length : 0;
+  if (offset <= 3 || offset >= fenceEnd) return undefined;
+  const before = text.slice(Math.max(text.lastIndexOf("\n", offset - 1) + 1, 0), offset);
+  return /^---/.test(before) ? undefined : before;
+}
+
+/** A SKILL.md's frontmatter: the keys of the Agent Skills format and of the agents that read it, and their values where the set is known. */
+function agentFrontmatterCompletion(skill: SkillFile, offset: number): CompletionList | undefined {
+  const before = frontmatterLineBefore(skill, offset);
+  if (before === undefined) return undefined;
+  const options = { readers: agentsReadingSkill(skill.uri), place: /^\s+/.test(before) ? ("metadata" as const) : ("top" as const) };
+  const toItem = (item: AgentSkillCompletionItem, kind: CompletionItemKind): CompletionItem => ({
+    label: item.label,
+    kind,
+    detail: item.detail,
+    documentation: { kind: MarkupKind.Markdown, value: item.documentation.markdown },
+    insertText: item.insertText,
+    sortText: item.sortText,
+  });
+  if (/^\s*[A-Za-z_-]*$/.test(before)) {
+    const fenceEnd = skill.frontmatterRange ? skill.lines.offsetAt(skill.frontmatterRange.end) : skill.text.length;
+    const present = [...skill.text.slice(0, fenceEnd).matchAll(/^([A-Za-z_-]+):/gm)].flatMap((match) => (match[1] ? [match[1]] : []));
+    return { isIncomplete: false, items: completeAgentSkillKey(present, options).map((item) => toItem(item, CompletionItemKind.Property)) };
+  }
+  const value = /^\s*([A-Za-z_-]+):\s*([A-Za-z0-9.-]*)$/.exec(before);
+  if (!value?.[1]) return undefined;
+  const items = completeAgentSkillValue(value[1], options);
+  return items.length > 0 ? { isIncomplete: false, items: items.map((item) => toItem(item, CompletionItemKind.Value)) } : undefined;
+}
 
 function frontmatterCompletion(skill: SkillFile, offset: number, snippets: boolean): CompletionList | undefined {
   const { text } = skill;

@@ -3,11 +3,10 @@ import { DiagnosticCodes, type CoreDiagnostic, type Severity } from "../core/ind
 
 /**
  * The problems of a SKILL.md that VS Code's own `skill` language reports (checked in VS Code 1.139: "Skill
- * should provide a name", "… a description", "The skill name '…' should match the folder name '…'", "Skill
- * name may only contain lowercase letters, numbers, and hyphens"). For an editor that validates SKILL.md
+ * should provide a name", "… a description", "The skill name '…' should match the folder name '…'"). For an editor that validates SKILL.md
  * itself the server leaves these out, so one problem is one diagnostic; its quick fixes are still offered.
  */
-export const EDITOR_VALIDATED_CODES: ReadonlySet<string> = new Set([DiagnosticCodes.missingName, DiagnosticCodes.missingDescription, DiagnosticCodes.nameMismatch, DiagnosticCodes.invalidName]);
+export const EDITOR_VALIDATED_CODES: ReadonlySet<string> = new Set([DiagnosticCodes.missingName, DiagnosticCodes.missingSummary, DiagnosticCodes.nameMismatch]);
 
 /** A SKILL.md's diagnostics without those the editor reports itself. */
 export function leaveToEditor(diagnostics: readonly CoreDiagnostic[]): CoreDiagnostic[] {

@@ -8,7 +8,7 @@ import {
   type SymbolInformation,
 } from "vscode-languageserver-types";
 import { ClientCommands, TOOL_SCHEME } from "../../../shared/protocol.js";
-import { CONFIG_FILE_NAME, sigilOf, toolSignature, type Namespace, type Position, type Range, type SkillFile, type ToolSpec } from "../core/index.js";
+import { agentsReadingSkill, CONFIG_FILE_NAME, hoverAgentSkillKey, hoverAgentSkillValue, hoverBuiltinCommand, SKILL_FILE_FORMAT, sigilOf, toolSignature, type Namespace, type Position, type Range, type SkillFile, type ToolSpec } from "../core/index.js";
 import { cachedMenuPrices, offMenuReason } from "../core/graph.js";
 import { bindsLine } from "./completion.js";
 import { fileOf, mentionAt, subjectAt, type WorkspaceFile } from "./lookup.js";
@@ -86,10 +86,30 @@ function describeSkill(namespace: Namespace, skill: SkillFile): string {
   ].join("\n");
 }
 
+/** A SKILL.md frontmatter key (or its value) under the cursor, documented with where it comes from. */
+function frontmatterHover(skill: SkillFile, position: Position): Hover | null {
+  const range = skill.frontmatterRange;
+  if (!range || skill.format === SKILL_FILE_FORMAT || position.line <= range.start.line || position.line >= range.end.line - 1) return null;
+  const lineStart = skill.lines.offsetAt({ line: position.line, character: 0 });
+  const line = skill.text.slice(lineStart, skill.lines.offsetAt({ line: position.line + 1, character: 0 })).replace(/\r?\n$/, "");
+  const match = /^(\s*)([A-Za-z_-]+):\s*(.*?)\s*$/.exec(line);
+  if (!match?.[2]) return null;
+  const indent = match[1]?.length ?? 0;
+  const options = { readers: agentsReadingSkill(skill.uri), place: indent > 0 ? ("metadata" as const) : ("top" as const) };
+  const onKey = position.character >= indent && position.character <= indent + match[2].length;
+  const doc = onKey ? hoverAgentSkillKey(match[2], options) : hoverAgentSkillValue(match[2], match[3] ?? "", options);
+  if (!doc) return null;
+  const start = onKey ? indent : line.indexOf(match[3] ?? "", indent + match[2].length + 1);
+  const end = onKey ? indent + match[2].length : start + (match[3] ?? "").length;
+  return { contents: { kind: MarkupKind.Markdown, value: doc.markdown }, range: { start: { line: position.line, character: start }, end: { line: position.line, character: end } } };
+}
+
 export function hover(namespace: Namespace, file: WorkspaceFile, position: Position): Hover | null {
   const mention = mentionAt(file, position);
-  if (!mention) return null;
+  if (!mention) return file.kind === "skill" ? frontmatterHover(file.file, position) : null;
   const target = namespace.resolve(mention.slug);
+  const command = !target && sigilOf(mention) === "/" ? hoverBuiltinCommand(mention.slug) : undefined;
+  if (command) return { contents: { kind: MarkupKind.Markdown, value: command.markdown }, range: mention.range };
   const value = !target
     ? `\`${sigilOf(mention)}${mention.slug}\` — unknown: no skill or tool has this handle.`
     : target.kind === "tool"

@@ -1,14 +1,13 @@
-import { isMap, isScalar, parseDocument, type Node, type Pair } from "yaml";
 import { DiagnosticCodes, type CoreDiagnostic } from "../diagnostics.js";
 import { uniqueSlugs } from "../mentions.js";
 import { isSafePlainScalar, unreadableReason, type SkillFile, type SkillFormat } from "../skillFile.js";
 import { isValidHandle, MAX_HANDLE_LENGTH, titleFromHandle } from "../slug.js";
+import { agentsReadingSkill } from "./agents.js";
+import { agentSkillBoolean, checkAgentSkillFrontmatter } from "./check.js";
+import { entryOf, readFrontmatter, type FrontmatterEntry } from "./frontmatter.js";
 import { LineMap, type Range } from "../text.js";
 import { agentSkillHandle, siblingAgentSkillUri, skillFolderUri } from "./paths.js";
 import { scanReferences, type Reference } from "./references.js";
-
-/** The Agent Skills format's limit on `description`. */
-export const MAX_DESCRIPTION_CHARS = 1024;
 
 /** The sigils of Agent Skills prose: `@name`, `/name` (as agents' users invoke a skill) and `$name` (Codex). */
 export const AGENT_SIGILS: readonly string[] = ["@", "/", "$"];
@@ -39,28 +38,24 @@ export function nameOf(skill: SkillFile): DeclaredName | undefined {
   return declaredNames.get(skill);
 }
 
-interface Frontmatter {
-  name?: { value: string; span: [number, number] };
-  description?: { value: string; span: [number, number] };
-  disableModelInvocation?: boolean;
-  /** The frontmatter could not be read: no missing-key warnings on top of its error. */
-  unreadable: boolean;
-}
-
 const OPENING = /^---[ \t]*(?:\r\n|\r|\n|$)/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
 const SIMPLE_LINE = /^([A-Za-z][A-Za-z0-9_-]*):(?: +(.*?))? *$/;
 
-/** The usual frontmatter, `key: plain text` lines, read without the YAML library; undefined for anything else. */
-function readSimple(source: string, base: number): Frontmatter | undefined {
-  const result: Frontmatter = { unreadable: false };
+/**
+ * The usual frontmatter, `key: plain text` lines with distinct keys, as entries without the YAML library (which
+ * costs more than the rest of a parse); undefined for anything else, which the YAML reader then reads. Values
+ * that YAML would read as another type or another text (quotes, flow, comments, `true`, numbers) are not taken.
+ */
+function readSimpleEntries(source: string, base: number, lines: LineMap): FrontmatterEntry[] | undefined {
+  const entries: FrontmatterEntry[] = [];
   const seen = new Set<string>();
   let lineStart = 0;
   while (lineStart < source.length) {
     let lineEnd = source.indexOf("\n", lineStart);
     if (lineEnd === -1) lineEnd = source.length;
     const line = source.slice(lineStart, lineEnd).replace(/\r$/, "");
-    const offset = lineStart;
+    const offset = base + lineStart;
     lineStart = lineEnd + 1;
     if (line === "") continue;
     const match = SIMPLE_LINE.exec(line);
@@ -68,55 +63,10 @@ function readSimple(source: string, base: number): Frontmatter | undefined {
     const value = match?.[2];
     if (key === undefined || value === undefined || value === "" || seen.has(key) || !isSafePlainScalar(value)) return undefined;
     seen.add(key);
-    const start = base + offset + line.indexOf(value, key.length + 1);
-    if (key === "name") result.name = { value, span: [start, start + value.length] };
-    else if (key === "description") result.description = { value, span: [start, start + value.length] };
-    else if (key === "disable-model-invocation") return undefined;
+    const start = offset + line.indexOf(value, key.length + 1);
+    entries.push({ key, keyRange: lines.rangeOf(offset, offset + key.length), value: { kind: "string", value, quoted: false, range: lines.rangeOf(start, start + value.length) } });
   }
-  return result;
-}
-
-function readYaml(source: string, base: number, lines: LineMap, problems: CoreDiagnostic[]): Frontmatter {
-  const result: Frontmatter = { unreadable: false };
-  const document = parseDocument(source, { uniqueKeys: true, prettyErrors: false, strict: true });
-  const spanOf = (node: Node | null | undefined, fallback: [number, number]): [number, number] => {
-    const range = node?.range;
-    if (!range || range[1] <= range[0]) return fallback;
-    let end = range[1];
-    while (end > range[0] && /\s/.test(source.charAt(end - 1))) end--;
-    return [base + range[0], base + end];
-  };
-  for (const error of document.errors) {
-    const [from, to] = error.pos;
-    const end = Math.min(to, source.trimEnd().length);
-    problems.push({ range: lines.rangeOf(base + Math.min(from, end), base + end), severity: "error", code: DiagnosticCodes.frontmatterSyntax, message: `Frontmatter YAML: ${error.message.split("\n")[0] ?? error.message}` });
-  }
-  if (document.errors.length > 0) return { unreadable: true };
-  const contents = document.contents;
-  if (contents === null || (isScalar(contents) && contents.value === null)) return result;
-  if (!isMap(contents)) {
-    problems.push({ range: lines.rangeOf(base, base + source.trimEnd().length), severity: "error", code: DiagnosticCodes.frontmatterType, message: "The frontmatter must be `key: value` lines (name, description, …)." });
-    return { unreadable: true };
-  }
-  for (const pair of contents.items as Pair<Node, Node>[]) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-    const keySpan = spanOf(pair.key, [base, base]);
-    const valueSpan = spanOf(pair.value, keySpan);
-    const value = isScalar(pair.value) ? pair.value.value : undefined;
-    const wrongType = (want: string) => problems.push({ range: lines.rangeOf(valueSpan[0], valueSpan[1]), severity: "error", code: DiagnosticCodes.frontmatterType, message: `"${key ?? "?"}" must be ${want}.` });
-    if (key === "name" || key === "description") {
-      if (typeof value !== "string") {
-        if (value !== null && value !== undefined) wrongType("a string");
-        if (value !== null && value !== undefined) result.unreadable = true;
-        continue;
-      }
-      result[key] = { value: key === "description" ? value.trim() : value, span: valueSpan };
-    } else if (key === "disable-model-invocation") {
-      if (typeof value === "boolean") result.disableModelInvocation = value;
-      else wrongType("true or false");
-    }
-  }
-  return result;
+  return entries;
 }
 
 /**
@@ -133,11 +83,11 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let bodyStart = start;
   let frontmatterRange: Range | undefined;
-  let frontmatter: Frontmatter = { unreadable: false };
+  let entries: readonly FrontmatterEntry[] | undefined = [];
   const unreadable = unreadableReason(text);
   if (unreadable) {
     problems.push({ range: head, severity: "error", code: unreadable.code, message: unreadable.message });
-    frontmatter = { unreadable: true };
+    entries = undefined;
     bodyStart = text.length;
   } else {
     const opening = OPENING.exec(text.slice(start, start + 8));
@@ -146,7 +96,7 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
       const closing = CLOSING.exec(text.slice(contentStart));
       if (!closing) {
         problems.push({ range: lines.rangeOf(start, start + 3), severity: "error", code: DiagnosticCodes.frontmatterUnclosed, message: "The frontmatter is not closed: add a line with --- after its last key." });
-        frontmatter = { unreadable: true };
+        entries = undefined;
         bodyStart = contentStart;
       } else {
         const contentEnd = contentStart + closing.index;
@@ -156,14 +106,23 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
         bodyStart = fenceEnd;
         frontmatterRange = lines.rangeOf(start, fenceEnd);
         const source = text.slice(contentStart, contentEnd);
-        frontmatter = readSimple(source, contentStart) ?? readYaml(source, contentStart, lines, problems);
+        entries = readSimpleEntries(source, contentStart, lines);
+        if (!entries) {
+          const read = readFrontmatter(source, contentStart, lines);
+          problems.push(...read.problems);
+          entries = read.entries;
+        }
       }
     }
   }
 
   const fenceHead = frontmatterRange ? { start: frontmatterRange.start, end: lines.positionAt(start + 3) } : head;
-  const { name, description } = frontmatter;
-  const nameRange = name ? lines.rangeOf(name.span[0], name.span[1]) : undefined;
+  if (entries) problems.push(...checkAgentSkillFrontmatter(entries, { headerRange: fenceHead, readers: agentsReadingSkill(uri) }));
+  const nameValue = entries && entryOf(entries, "name")?.value;
+  const descriptionValue = entries && entryOf(entries, "description")?.value;
+  const name = nameValue?.kind === "string" && nameValue.value.trim() !== "" ? { value: nameValue.value, range: nameValue.range } : undefined;
+  const description = descriptionValue?.kind === "string" ? { value: descriptionValue.value.trim(), range: descriptionValue.range } : undefined;
+  const nameRange = name?.range;
   if (!validHandle) {
     problems.push({
       range: head,
@@ -172,50 +131,21 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
       message: `The folder name "${handle}" is the handle, and it is not a valid one: use lower-case letters and digits joined by single hyphens, at most ${MAX_HANDLE_LENGTH} characters.`,
     });
   }
-  if (name && nameRange) {
-    if (!isValidHandle(name.value)) {
-      const tooLong = name.value.length > MAX_HANDLE_LENGTH;
-      problems.push({
-        range: nameRange,
-        severity: "error",
-        code: tooLong ? DiagnosticCodes.longName : DiagnosticCodes.invalidName,
-        message: tooLong
-          ? `A name has at most ${MAX_HANDLE_LENGTH} characters; this one has ${name.value.length}.`
-          : `"${name.value}" is not a valid name: use lower-case letters and digits joined by single hyphens (like data-sync).`,
-        ...(validHandle ? { fix: { kind: "set-name", name: handle } as const } : {}),
-      });
-    } else if (name.value !== handle) {
-      problems.push({
-        range: nameRange,
-        severity: "error",
-        code: DiagnosticCodes.nameMismatch,
-        message: `The name "${name.value}" differs from its folder "${handle}": an Agent Skill's name must equal its folder's name.`,
-        fix: { kind: "name-mismatch", name: name.value, folder: handle },
-      });
-    }
-  } else if (!frontmatter.unreadable && validHandle) {
-    problems.push({ range: fenceHead, severity: "warning", code: DiagnosticCodes.missingName, message: `This SKILL.md has no name: add \`name: ${handle}\` (the folder's name).`, fix: { kind: "set-name", name: handle } });
-  }
-  if (!frontmatter.unreadable) {
-    if (!description || description.value === "") {
-      problems.push({
-        range: description ? lines.rangeOf(description.span[0], description.span[1]) : fenceHead,
-        severity: "warning",
-        code: DiagnosticCodes.missingDescription,
-        message: "This skill has no description: add `description:`, what it does and when to use it (agents read it to decide when to load the skill).",
-      });
-    } else if (description.value.length > MAX_DESCRIPTION_CHARS) {
-      problems.push({
-        range: lines.rangeOf(description.span[0], description.span[1]),
-        severity: "error",
-        code: DiagnosticCodes.longDescription,
-        message: `A description has at most ${MAX_DESCRIPTION_CHARS.toLocaleString("en")} characters; this one has ${description.value.length.toLocaleString("en")}.`,
-      });
-    }
+  // A name that is no valid handle is the checker's to report; one that is valid but differs from the folder is the file's.
+  if (name && nameRange && isValidHandle(name.value) && name.value !== handle) {
+    problems.push({
+      range: nameRange,
+      severity: "error",
+      code: DiagnosticCodes.nameMismatch,
+      message: `The name "${name.value}" differs from its folder "${handle}": an Agent Skill's name must equal its folder's name.`,
+      fix: { kind: "name-mismatch", name: name.value, folder: handle },
+    });
+  } else if (!name && entries && validHandle && nameValue?.kind !== "number" && nameValue?.kind !== "boolean" && nameValue?.kind !== "list" && nameValue?.kind !== "map") {
+    problems.push({ range: nameValue ? nameValue.range : fenceHead, severity: "warning", code: DiagnosticCodes.missingName, message: `This SKILL.md has no name: add \`name: ${handle}\` (the folder's name).`, fix: { kind: "set-name", name: handle } });
   }
 
   const mentions: Reference[] = [];
-  if (description && description.value !== "") mentions.push(...scanReferences(uri, text, lines, description.span[0], description.span[1], "summary"));
+  if (description && description.value !== "") mentions.push(...scanReferences(uri, text, lines, lines.offsetAt(description.range.start), lines.offsetAt(description.range.end), "summary"));
   if (!unreadable) mentions.push(...scanReferences(uri, text, lines, bodyStart, text.length, "body"));
   const skill: SkillFile = {
     uri,
@@ -228,9 +158,9 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
     lines,
     title: titleFromHandle(handle.toLowerCase()),
     summary: description?.value === "" ? undefined : description?.value,
-    summaryRange: description ? lines.rangeOf(description.span[0], description.span[1]) : undefined,
+    summaryRange: description?.range,
     enabled: true,
-    advertised: frontmatter.disableModelInvocation !== true,
+    advertised: !(entries && agentSkillBoolean(entries, "disable-model-invocation") === true),
     examples: [],
     nearMisses: [],
     frontmatterRange,
