@@ -1,6 +1,7 @@
 // Bundles the extension client and the language server. node-llama-cpp stays external: it is ESM with
 // native binaries, loaded at run time with import().
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import * as esbuild from "esbuild";
 
 const watch = process.argv.includes("--watch");
@@ -40,5 +41,15 @@ if (process.argv.includes("--tests")) {
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
 } else {
-  await Promise.all(builds.filter((options) => options.entryPoints.every((entry) => existsSync(entry))).map((options) => esbuild.build(options)));
+  // `--metafile DIR`: what each bundle is made of, for the packaged extension's third-party notices.
+  const metafileIndex = process.argv.indexOf("--metafile");
+  const metafileDir = metafileIndex > 0 ? process.argv[metafileIndex + 1] : undefined;
+  await Promise.all(
+    builds
+      .filter((options) => options.entryPoints.every((entry) => existsSync(entry)))
+      .map(async (options, index) => {
+        const result = await esbuild.build({ ...options, metafile: metafileDir !== undefined });
+        if (metafileDir) writeFileSync(path.join(metafileDir, `${index}.meta.json`), JSON.stringify(result.metafile));
+      }),
+  );
 }

@@ -1,5 +1,5 @@
 // `npm test`: every test the project has, cheapest first. Stops at the first failing stage.
-//   node scripts/test.mjs [stage…]   stages: typecheck unit cli lsp reliability bench neovim planner e2e
+//   node scripts/test.mjs [stage…]   stages: typecheck unit cli lsp reliability bench neovim planner package e2e
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import * as path from "node:path";
@@ -40,11 +40,12 @@ const stages = {
   bench: nodeTests("test/bench"),
   neovim: nodeTests("test/neovim"),
   planner: nodeTests("test/planner"),
+  package: nodeTests("test/package"),
   e2e: () => (existsSync(path.join(root, "test/e2e/run-all.mjs")) ? run(process.execPath, ["test/e2e/run-all.mjs"]) : 0),
 };
 
 const wanted = process.argv.slice(2);
-const order = ["typecheck", "build", ...(wanted.length > 0 ? wanted.filter((stage) => stage !== "build" && stage !== "typecheck") : ["unit", "cli", "lsp", "reliability", "bench", "neovim", "planner", "e2e"])];
+const order = ["typecheck", "build", ...(wanted.length > 0 ? wanted.filter((stage) => stage !== "build" && stage !== "typecheck") : ["unit", "cli", "lsp", "reliability", "bench", "neovim", "planner", "package", "e2e"])];
 for (const stage of order) {
   const run = stages[stage];
   if (!run) {

@@ -97,7 +97,7 @@ describe("test-routing", () => {
   test("usage errors and a model that cannot run exit 2 with a message", async () => {
     const noModel = await run(EXAMPLES);
     assert.equal(noModel.code, 2);
-    assert.match(noModel.err, /test-routing needs --model/);
+    assert.match(noModel.err, /^skill-lsp test-routing: needs --model/);
     assert.match((await run(EXAMPLES, "--model", model, "--frobnicate")).err, /Unknown option --frobnicate/);
     assert.match((await run(path.join(root, "missing"), "--model", model)).err, /is not a folder/);
     const missing = await run(EXAMPLES, "--model", path.join(root, "nowhere.gguf"));
@@ -108,7 +108,7 @@ describe("test-routing", () => {
   test("is a verb of the skill-lsp command line", async () => {
     const usage = await capture(["test-routing", EXAMPLES]);
     assert.equal(usage.code, 2);
-    assert.match(usage.err, /test-routing needs --model/);
+    assert.match(usage.err, /^skill-lsp test-routing: needs --model/);
     assert.match((await capture(["help"])).out, /test-routing \[folder…\] --model M \[--junit FILE\]/);
   });
 });

@@ -53,6 +53,12 @@ try {
   } finally {
     rmSync(graphWorkspace, { recursive: true, force: true });
   }
+  const renamedWorkspace = freshWorkspace();
+  try {
+    step("UI: a skill file renamed on disk, its mentions updated from the Source Action menu", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/renamed.mjs", "--extension", root, "--workspace", renamedWorkspace, "--artifacts", path.join(artifacts, "ui-renamed")]);
+  } finally {
+    rmSync(renamedWorkspace, { recursive: true, force: true });
+  }
   // Hostile text in a skill, the request and the model's output is shown as text in the Run Plan panel.
   const { PAYLOADS } = await import("./ui/plan-panel.mjs");
   const hostile = `${PAYLOADS.img} ${PAYLOADS.script}`;
@@ -67,7 +73,7 @@ try {
   }
   // The packaged extension, installed from its VSIX (the dev copy stays out: the smoke extension is the
   // development path), activates and runs a plan on node-llama-cpp's binaries from inside the VSIX.
-  step("package the VSIX", process.execPath, ["scripts/package.mjs"]);
+  step("package the VSIX", process.execPath, ["scripts/package.mjs", "--target", "linux-x64"]);
   const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
   vsixWorkspace = freshWorkspace();
   step("the VSIX installed in VS Code", process.execPath, [

@@ -16,7 +16,10 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
   type ClientCapabilities,
+  type DataCallback,
   type Diagnostic,
+  type Disposable,
+  type Message,
   type ProtocolConnection,
 } from "vscode-languageserver-protocol/node.js";
 import { NamespaceStatusNotification, type NamespaceStatus, type SkillSettings } from "../../shared/protocol.js";
@@ -45,6 +48,40 @@ export interface ClientOptions {
   readonly completionItemDefaults?: boolean;
   /** Say, as the VS Code client does, that the editor validates SKILL.md itself. */
   readonly editorValidatesSkillFiles?: boolean;
+  /** The client's whole capabilities (a profile): replaces those built from `pull` and `completionItemDefaults`. */
+  readonly capabilities?: ClientCapabilities;
+}
+
+/** Every message the server sent, in order, and the method of every request the client sent, by id. */
+export interface MessageLog {
+  readonly received: Message[];
+  readonly sentRequests: Map<number | string, string>;
+}
+
+class RecordingReader extends StreamMessageReader {
+  readonly #log: MessageLog;
+  constructor(stream: NodeJS.ReadableStream, log: MessageLog) {
+    super(stream);
+    this.#log = log;
+  }
+  override listen(callback: DataCallback): Disposable {
+    return super.listen((message) => {
+      this.#log.received.push(message);
+      callback(message);
+    });
+  }
+}
+
+class RecordingWriter extends StreamMessageWriter {
+  readonly #log: MessageLog;
+  constructor(stream: NodeJS.WritableStream, log: MessageLog) {
+    super(stream);
+    this.#log = log;
+  }
+  override write(message: Message): Promise<void> {
+    if ("method" in message && "id" in message && (typeof message.id === "number" || typeof message.id === "string")) this.#log.sentRequests.set(message.id, String(message.method));
+    return super.write(message);
+  }
 }
 
 /** A real client over stdio against the built server: requests, notifications and what the server sent back. */
@@ -54,6 +91,7 @@ export class TestClient {
   readonly pushed = new Map<string, Diagnostic[]>();
   readonly refreshes: string[] = [];
   readonly messages: string[] = [];
+  readonly log: MessageLog = { received: [], sentRequests: new Map() };
   status: NamespaceStatus | undefined;
   readonly #versions = new Map<string, number>();
   readonly #waiters: (() => void)[] = [];
@@ -61,7 +99,7 @@ export class TestClient {
 
   private constructor(child: ChildProcessWithoutNullStreams) {
     this.process = child;
-    this.connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    this.connection = createProtocolConnection(new RecordingReader(child.stdout, this.log), new RecordingWriter(child.stdin, this.log));
     const note = (what: string) => {
       this.refreshes.push(what);
       this.#wake();
@@ -95,19 +133,24 @@ export class TestClient {
     child.stderr.on("data", () => undefined);
     const client = new TestClient(child);
     const pull = options.pull ?? true;
-    const capabilities: ClientCapabilities = {
+    const capabilities: ClientCapabilities = options.capabilities ?? {
       textDocument: {
         ...(pull ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } } : {}),
-        publishDiagnostics: { relatedInformation: true },
+        publishDiagnostics: { relatedInformation: true, dataSupport: true, tagSupport: { valueSet: [1, 2] } },
         completion: {
-          completionItem: { snippetSupport: true, labelDetailsSupport: true },
+          completionItem: { snippetSupport: true, labelDetailsSupport: true, documentationFormat: ["markdown", "plaintext"] },
           ...(options.completionItemDefaults ? { completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] } } : {}),
         },
         rename: { prepareSupport: true },
         synchronization: { didSave: true },
+        hover: { contentFormat: ["markdown", "plaintext"] },
+        documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+        codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ["quickfix", "source"] } } },
+        semanticTokens: { requests: { full: true, range: true }, tokenTypes: [], tokenModifiers: [], formats: ["relative"] },
       },
       workspace: {
         workspaceFolders: true,
+        fileOperations: { willRename: true, didRename: true, didCreate: true, didDelete: true },
         workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] },
         diagnostics: { refreshSupport: true },
         semanticTokens: { refreshSupport: true },

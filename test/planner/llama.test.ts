@@ -215,7 +215,7 @@ describe("model files", () => {
     await mkdir(path.join(dir, "folder.gguf"));
     await expectError(path.join(dir, "folder.gguf"), "not-a-file", /is a folder, not a model file/);
     await writeFile(path.join(dir, "notes.gguf"), "these are my notes, not weights\n");
-    await expectError(path.join(dir, "notes.gguf"), "corrupt", /not a GGUF model file \(it starts with "thes"/);
+    await expectError(path.join(dir, "notes.gguf"), "corrupt", /not a GGUF model file: it is text, starting "these are my notes, not weights"/);
   });
 
   test("a corrupt header and a truncated file are caught before llama.cpp sees them", async () => {
@@ -286,9 +286,10 @@ describe("command line", () => {
   test("a missing model exits 1 with the clear message; a usage mistake exits 2", async () => {
     const missing = capture();
     assert.equal(await runCli(["plan", "hi", "--model", path.join(dir, "absent.gguf"), "--folder", examplesFolder, "--gpu", "off", "--threads", "1"], missing.io), 1);
-    assert.match(missing.output.join(""), /^error {5}Model file not found: /m);
+    assert.match(missing.errors.join("\n"), /^error {5}Model file not found: /m);
+    assert.doesNotMatch(missing.output.join(""), /Model file not found/);
     const usage = capture();
     assert.equal(await runCli(["plan", "--model", paths.router], usage.io), 2);
-    assert.match(usage.errors.join("\n"), /plan needs a request/);
+    assert.match(usage.errors.join("\n"), /^skill-lsp plan: needs a request/);
   });
 });

@@ -5,11 +5,12 @@ import { describe, test } from "node:test";
 import { AGENTS, agentsReadingSkill, KEY_DOCUMENTED_AGENTS, type AgentId } from "../../server/src/core/agentSkills/agents.js";
 import { completeAgentSkillKey, completeAgentSkillValue, hoverAgentSkillKey, hoverAgentSkillValue } from "../../server/src/core/agentSkills/assist.js";
 import { agentSkillBoolean, checkAgentSkillFrontmatter, type AgentSkillFileKind } from "../../server/src/core/agentSkills/check.js";
+import { frontmatterCursorAt } from "../../server/src/core/agentSkills/cursor.js";
 import { BUILTIN_COMMANDS, builtinCommandsNamed, hoverBuiltinCommand, isBuiltinCommand } from "../../server/src/core/agentSkills/commands.js";
 import { readFrontmatter, type FrontmatterEntry } from "../../server/src/core/agentSkills/frontmatter.js";
 import { AGENT_SKILL_KEYS, AGENT_SKILL_METADATA_KEYS, agentSkillKey, describeKeyType } from "../../server/src/core/agentSkills/keys.js";
 import { LineMap, type CoreDiagnostic } from "../../server/src/core/index.js";
-import { REPO_ROOT, showRange, spans } from "./helpers.js";
+import { cursor, REPO_ROOT, showRange, spans } from "./helpers.js";
 
 /** The frontmatter of a SKILL.md text read and checked as the adapter does: YAML problems first, then the checker's. */
 function problemsOf(text: string, options: { readers?: readonly AgentId[]; file?: AgentSkillFileKind } = {}): CoreDiagnostic[] {
@@ -201,21 +202,28 @@ const table: {
     messages: [/1,600 characters together; Claude Code's skill listing cuts them at 1,536/],
   },
   {
-    name: "a Claude-only key in .agents/skills, which Codex and VS Code read: a hint",
+    name: "a Claude-only key where only Codex and VS Code read: a hint",
     readers: ["codex", "vscode-copilot"],
     fixture: "---\nname: a\ndescription: d\n⟦allowed-tools⟧: Read\n⟦model⟧: opus\ncontext: fork\n---\n",
     problems: ["frontmatter-ignored hint", "frontmatter-ignored hint"],
     messages: [/"allowed-tools" is read by Claude Code, not by OpenAI Codex and GitHub Copilot in VS Code/, /"model"/],
   },
   {
-    name: "a key VS Code acts on is no hint in .agents/skills",
+    name: "a Claude-only key in .codex/skills, which only Codex reads",
+    readers: ["codex"],
+    fixture: "---\nname: a\ndescription: d\n⟦when_to_use⟧: x\n⟦argument-hint⟧: \"[x]\"\n---\n",
+    problems: ["frontmatter-ignored hint", "frontmatter-ignored hint"],
+    messages: [/"when_to_use" is read by Claude Code, not by OpenAI Codex, which reads skills/, /read by Claude Code and GitHub Copilot in VS Code, not by OpenAI Codex/],
+  },
+  {
+    name: "a key VS Code acts on is no hint where Codex and VS Code read",
     readers: ["codex", "vscode-copilot"],
     fixture: "---\nname: a\ndescription: d\ndisable-model-invocation: true\nargument-hint: \"[x]\"\n---\n",
     problems: [],
   },
   {
-    name: "nothing is said to be ignored where an agent of undocumented keys reads (.github/skills, Copilot CLI)",
-    readers: ["vscode-copilot", "copilot-cli"],
+    name: "nothing is said to be ignored where an agent of undocumented keys reads (Copilot CLI, in .agents/skills)",
+    readers: ["codex", "vscode-copilot", "copilot-cli"],
     fixture: "---\nname: a\ndescription: d\nallowed-tools: Read\n---\n",
     problems: [],
   },
@@ -357,9 +365,9 @@ describe("completion and hover data", () => {
 
 describe("which agents read a skill folder", () => {
   const rows: [string, readonly AgentId[] | undefined][] = [
-    ["file:///ws/.claude/skills/pdf/SKILL.md", ["claude-code", "vscode-copilot"]],
+    ["file:///ws/.claude/skills/pdf/SKILL.md", ["claude-code", "vscode-copilot", "copilot-cli"]],
     ["file:///ws/.github/skills/pdf/SKILL.md", ["vscode-copilot", "copilot-cli"]],
-    ["file:///ws/.agents/skills/pdf/SKILL.md", ["codex", "vscode-copilot"]],
+    ["file:///ws/.agents/skills/pdf/SKILL.md", ["codex", "vscode-copilot", "copilot-cli"]],
     ["file:///ws/apps/web/.codex/skills/pdf/SKILL.md", ["codex"]],
     ["file:///ws/skills/pdf/SKILL.md", undefined],
     ["file:///ws/.claude/pdf/SKILL.md", undefined],
@@ -437,4 +445,38 @@ describe("docs/agent-skills.md tells the data as it is", () => {
     assert.match(doc, new RegExp(`\\| GitHub Copilot CLI \\| ${count("copilot-cli")} \\|`));
     assert.match(doc, new RegExp(`\\| Copilot Chat in VS Code \\| ${count("vscode-copilot")} \\|`));
   });
+});
+
+describe("frontmatterCursorAt: what a completion at the cursor completes", () => {
+  /** A SKILL.md with `$0` at the cursor and ⟦⟧ around the expected replace range. */
+  function at(marked: string) {
+    const { text, offset } = cursor(spans(marked).text);
+    const base = 4;
+    const end = text.indexOf("\n---", base);
+    const found = frontmatterCursorAt(text.slice(base, end + 1), base, new LineMap(text), offset);
+    return { found, expected: spans(marked.replace("$0", "")).ranges[0] };
+  }
+  const rows: { name: string; fixture: string; want: Record<string, unknown> | undefined }[] = [
+    { name: "an empty line at the top", fixture: "---\nname: a\n⟦$0⟧\n---\n", want: { kind: "key", place: "top", present: ["name"] } },
+    { name: "a key half typed", fixture: "---\nname: a\n⟦desc$0⟧\ndescription: x\n---\n", want: { kind: "key", place: "top", present: ["name", "description"] } },
+    { name: "inside a key that has its colon", fixture: "---\n⟦na$0me⟧: a\n---\n", want: { kind: "key", place: "top", present: [] } },
+    { name: "under metadata", fixture: "---\nname: a\nmetadata:\n  author: me\n  ⟦sh$0⟧\nlicense: x\n---\n", want: { kind: "key", place: "metadata", present: ["author"] } },
+    { name: "under another map: nothing", fixture: "---\nhooks:\n  $0\n---\n", want: undefined },
+    { name: "a value after key: ", fixture: "---\ncontext: ⟦$0⟧\n---\n", want: { kind: "value", key: "context", place: "top" } },
+    { name: "a value half typed", fixture: "---\neffort: ⟦hi$0gh⟧\n---\n", want: { kind: "value", key: "effort", place: "top" } },
+    { name: "a metadata value", fixture: "---\nmetadata:\n  short-description: ⟦$0⟧\n---\n", want: { kind: "value", key: "short-description", place: "metadata" } },
+    { name: "past the value's first word: nothing", fixture: "---\ndescription: Reads files $0\n---\n", want: undefined },
+    { name: "a list item: nothing", fixture: "---\nallowed-tools:\n  - $0\n---\n", want: undefined },
+    { name: "a comment line: nothing", fixture: "---\n# a note $0\n---\n", want: undefined },
+  ];
+  for (const row of rows) {
+    test(row.name, () => {
+      const { found, expected } = at(row.fixture);
+      if (row.want === undefined) return assert.equal(found, undefined);
+      assert.ok(found);
+      const { range, ...rest } = found;
+      assert.deepEqual(rest, row.want);
+      assert.deepEqual(showRange(range), expected && showRange(expected));
+    });
+  }
 });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as fc from "fast-check";
 import markdownIt from "markdown-it";
-import { codeFences, isInFence, isInUrlOrPath, isScopedOrQualified, LineMap, proseRegions, scanMentions } from "../../server/src/core/index.js";
+import { codeFences, codeSpans, isInFence, isInUrlOrPath, isScopedOrQualified, LineMap, proseRegions, scanMentions } from "../../server/src/core/index.js";
 import { spans } from "./helpers.js";
 
 /** Fixture: the fenced blocks are marked ⟦like this⟧ (from the opening line's start to after the closing line). */
@@ -90,6 +90,13 @@ describe("codeFences", () => {
   });
 });
 
+describe("codeSpans", () => {
+  test("runs of equal length pair up; a lone run is text", () => {
+    const text = "a `b` c ``d`e`` f ` g";
+    assert.deepEqual(codeSpans(text).map((span) => text.slice(span.start, span.end)), ["`b`", "``d`e``"]);
+  });
+});
+
 describe("isInUrlOrPath and isScopedOrQualified", () => {
   const at = (text: string) => text.indexOf("@");
   test("a / before the @ in the same token is a URL or a path", () => {
@@ -111,7 +118,11 @@ const mentions: { name: string; fixture: string }[] = [
   { name: "a fenced block is never scanned", fixture: "Run:\n```sh\nnpm i @x\n```\nthen ⟦@y⟧" },
   { name: "a tilde fence, with an info string", fixture: "~~~python\n@app.route('/')\n@login\n~~~\n⟦@y⟧" },
   { name: "an unclosed fence hides the rest", fixture: "⟦@a⟧\n```\n@b\n@c" },
-  { name: "inline code is prose", fixture: "write `⟦@search-info⟧` in a plan" },
+  { name: "inline code that is one mention is a mention", fixture: "write `⟦@search-info⟧` or `` ⟦@x⟧ `` in a plan" },
+  { name: "other inline code is code", fixture: "`@app.route('/') @x`, `ant @completion {zsh}`, ``a ` @y``, then ⟦@z⟧" },
+  { name: "an unclosed backtick is literal", fixture: "a ` ⟦@x⟧ and ⟦@y⟧" },
+  { name: "a code span ends at a blank line", fixture: "`a\n\n⟦@x⟧ b`" },
+  { name: "an escaped backtick opens no span", fixture: "\\` ⟦@x⟧ `@y z`" },
   { name: "package scopes, in inline code or not", fixture: "npm i -D @types/node, `@vscode/test-electron`, npx @modelcontextprotocol/inspector, ⟦@x⟧" },
   { name: "URLs and paths", fixture: "https://medium.com/@someone/post ~/@scratch ./@x a/@b ⟦@c⟧" },
   { name: "a qualified name", fixture: "`@app.route`, @pytest.fixture, ⟦@x⟧. Then ⟦@y⟧." },
@@ -130,8 +141,13 @@ describe("scanMentions in prose only", () => {
     });
   }
 
-  test("nothing in a fence is malformed either", () => {
+  test("nothing in a fence or in inline code is malformed either", () => {
     assert.deepEqual(scanMentions("```\n@café @x_y @-z\n```\n").malformed, []);
+    assert.deepEqual(scanMentions("`@beta_tool` and `@café`").malformed, []);
+  });
+
+  test("a mention that is a whole code span says so", () => {
+    assert.deepEqual(scanMentions("`@a` @b").mentions.map((m) => [m.written, m.inCode]), [["a", true], ["b", false]]);
   });
 
   test("a long token of @s costs one pass", () => {

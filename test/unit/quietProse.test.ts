@@ -143,10 +143,26 @@ describe("every feature sees the same mentions", () => {
         const lines = new LineMap(file.text);
         assert.deepEqual(
           review?.rewrites.map((rewrite) => lines.offsetAt(rewrite.position)),
-          file.mentions.filter((m) => m.slug === "x").map((m) => lines.offsetAt(m.range.start)),
+          file.mentions.filter((m) => m.slug === "x" && !m.inCode).map((m) => lines.offsetAt(m.range.start)),
         );
       }),
       { numRuns: RUNS },
     );
+  });
+
+  test("a whole inline code span that names nothing is code: no diagnostic, token, requirement, ghost or refusal", () => {
+    const namespace = new Namespace();
+    const a = skillUri("a");
+    namespace.set(a, "---\nsummary: Knows `@anthropic-ai` and `@x`.\n---\nUse `@nobody`, `@x` and @x.\n");
+    namespace.set(skillUri("x"), "---\nsummary: x\n---\n");
+    const file = namespace.skill(a) as SkillFile;
+    assert.deepEqual(file.mentions.map((m) => [m.slug, m.inCode]), [["anthropic-ai", true], ["x", true], ["nobody", true], ["x", true], ["x", false]]);
+    assert.deepEqual(namespace.diagnose(a).filter((d) => d.code === DiagnosticCodes.unknownMention), []);
+    assert.equal(semanticTokens(namespace, { kind: "skill", file }).length / 5, 3, "the three mentions of x only");
+    assert.deepEqual(namespace.expand(["a"]).unresolved, []);
+    assert.deepEqual(buildGraph(namespace).nodes.filter((node) => node.kind === "ghost"), []);
+    const bundle = exportBundle(namespace, "a");
+    assert.ok(!isRefusal(bundle), isRefusal(bundle) ? bundle.refused : "");
+    assert.deepEqual(bundle.skills.map((skill) => skill.handle), ["a", "x"]);
   });
 });

@@ -1,27 +1,38 @@
-import type { CoreDiagnostic } from "../core/index.js";
-import { loadNamespace, parseArgs, relativeUri, type Verb } from "./common.js";
+import * as path from "node:path";
+import { pathFromUri, uriFromPath } from "../node/workspaceFiles.js";
+import { HOMEPAGE, VERSION } from "../version.js";
+import { loadLibraryNamespaces, parseArgs, UsageError, type Verb } from "./common.js";
+import { CHECK_FORMATS, jsonReport, sarifReport, textReport, type CheckFormat, type FileDiagnostic } from "./report.js";
 
-function formatDiagnostic(uri: string, diagnostic: CoreDiagnostic): string {
-  const { line, character } = diagnostic.range.start;
-  return `${relativeUri(uri)}:${line + 1}:${character + 1} ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`;
-}
+const TOOL = { name: "skill-lsp", version: VERSION, informationUri: HOMEPAGE };
 
-/** `check [folder…]`: every diagnostic of the folders' skills and configs; exit 1 when one is an error. */
+/** `check [folder…] [--format text|json|sarif]`: every diagnostic of the folders' skills and configs. */
 export const checkVerb: Verb = {
   name: "check",
-  usage: `check [folder…]              Print every diagnostic as file:line:col severity code message.
-                               Exits 1 when there is an error. Default folder: the current one.`,
+  usage: `check [folder…] [--format F]  Print every diagnostic. Default folder: the current one. A subfolder
+                               with its own skills.json is checked as a library of its own.
+                               --format text (default): file:line:col severity code message, one a line;
+                               json: a summary and every diagnostic; sarif: SARIF 2.1.0 for code scanning.
+                               Exit 0: no error; 1: at least one error; 2: bad arguments or a failure.`,
   async run(args, io) {
-    const { folders } = parseArgs(args, { positionalFolders: true });
-    const namespace = await loadNamespace(folders);
-    let errors = 0;
-    const uris = [...[...namespace.skills()].map((skill) => skill.uri), ...namespace.configs().map((config) => config.uri)].sort();
-    for (const uri of uris) {
-      for (const diagnostic of namespace.diagnose(uri)) {
-        if (diagnostic.severity === "error") errors++;
-        io.out(formatDiagnostic(uri, diagnostic));
-      }
+    const { folders, values } = parseArgs(args, { positionalFolders: true, valued: ["--format"] });
+    const format = values.get("--format") ?? "text";
+    if (!(CHECK_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${CHECK_FORMATS.join(", ")}; got ${format}.`);
+    const files = (await loadLibraryNamespaces(folders))
+      .flatMap((namespace) => [...[...namespace.skills()].map((skill) => skill.uri), ...namespace.configs().map((config) => config.uri)].map((uri) => ({ uri, namespace })))
+      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    const found: FileDiagnostic[] = [];
+    for (const { uri, namespace } of files) {
+      const file = (path.relative(process.cwd(), pathFromUri(uri)) || pathFromUri(uri)).split(path.sep).join("/");
+      for (const diagnostic of namespace.diagnose(uri)) found.push({ file, diagnostic });
     }
-    return errors > 0 ? 1 : 0;
+    write(format as CheckFormat, files.length, found, io.out);
+    return found.some(({ diagnostic }) => diagnostic.severity === "error") ? 1 : 0;
   },
 };
+
+function write(format: CheckFormat, files: number, found: readonly FileDiagnostic[], out: (line: string) => void): void {
+  if (format === "text") for (const line of textReport(found)) out(line);
+  else if (format === "json") out(JSON.stringify(jsonReport(TOOL, files, found), null, 2));
+  else out(JSON.stringify(sarifReport(TOOL, uriFromPath(process.cwd()), found), null, 2));
+}

@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { BUILTIN_SKILLS, Namespace, siblingSkillUri } from "../core/index.js";
+import { belongsTo, findLibraries, type SkillLibrary } from "../node/libraries.js";
 import { loadFolders, pathFromUri, uriFromPath } from "../node/workspaceFiles.js";
 
 /** Where a verb writes: whole lines to standard output and standard error, and streamed text (no line break added). */
@@ -95,15 +96,28 @@ export interface LoadOptions {
   readonly mustExist?: boolean;
 }
 
-/** Reads the folders' skills and configs into a namespace. */
-export async function loadNamespace(folders: readonly string[], options: LoadOptions = {}): Promise<Namespace> {
-  const mustExist = options.mustExist ?? true;
+async function checkFolders(folders: readonly string[], mustExist: boolean): Promise<void> {
   for (const folder of folders) {
     const stat = await fs.stat(folder).catch(() => undefined);
     if (stat ? !stat.isDirectory() : mustExist) throw new UsageError(`${folder} is not a folder.`);
   }
+}
+
+/** Reads libraries into one namespace, each library's files only (none of a nested library's). */
+async function loadLibraries(libraries: readonly SkillLibrary[]): Promise<Namespace> {
   const namespace = new Namespace();
-  await loadFolders(namespace, folders.map((folder) => path.resolve(folder)));
+  await loadFolders(namespace, libraries.map((library) => library.root), undefined, undefined, (uri) => libraries.some((library) => belongsTo(library, uri)));
+  return namespace;
+}
+
+/**
+ * Reads the folders' skills and configs into one namespace, as a multi-root workspace. A subfolder with a
+ * `skills.json` of its own is another library and is left out (`check` checks it on its own).
+ */
+export async function loadNamespace(folders: readonly string[], options: LoadOptions = {}): Promise<Namespace> {
+  await checkFolders(folders, options.mustExist ?? true);
+  const libraries = await Promise.all(folders.map(async (folder) => (await findLibraries(folder))[0] ?? { root: path.resolve(folder), nested: [] }));
+  const namespace = await loadLibraries(libraries);
   if (options.builtins && namespace.skillCount === 0) {
     const home = uriFromPath(path.resolve("builtin.skill.md"));
     for (const skill of BUILTIN_SKILLS) namespace.setSkill(siblingSkillUri(home, skill.handle), skill.text);
@@ -119,4 +133,16 @@ export function relativePath(filePath: string): string {
 /** A file URI as a path relative to the current folder. */
 export function relativeUri(uri: string): string {
   return relativePath(pathFromUri(uri));
+}
+
+/**
+ * The folders as namespaces to check: the folders themselves together (their `skills.json` applies to them
+ * and below), then each library nested below them on its own, with its own `skills.json`.
+ */
+export async function loadLibraryNamespaces(folders: readonly string[]): Promise<Namespace[]> {
+  await checkFolders(folders, true);
+  const found = await Promise.all(folders.map((folder) => findLibraries(folder)));
+  const tops = found.map((libraries, index) => libraries[0] ?? { root: path.resolve(folders[index] ?? "."), nested: [] });
+  const nested = found.flatMap((libraries) => libraries.slice(1));
+  return Promise.all([loadLibraries(tops), ...nested.map((library) => loadLibraries([library]))]);
 }

@@ -104,7 +104,10 @@ function describe(event: PlannerEvent, io: CliIo, state: { streaming: boolean })
       line("", `${event.outputTokens} tokens in ${ms(event.ms)}, ${event.toolCalls} tool call${event.toolCalls === 1 ? "" : "s"}, stopped: ${event.stopReason}`);
       return;
     case "error":
-      line("error", event.message);
+      // A failure goes to standard error, so `plan … > answer.txt` still shows it.
+      if (state.streaming) io.write("\n");
+      state.streaming = false;
+      io.err(`${"error".padEnd(10)}${event.message}`);
       return;
     case "cancelled":
       line("cancelled", "");

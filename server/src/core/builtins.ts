@@ -1,3 +1,4 @@
+import { parseDocument } from "yaml";
 /** The three skills every new workspace can start from: the seed's built-ins, with the seed's texts. */
 export const BUILTIN_SKILLS: readonly { readonly handle: string; readonly text: string }[] = [
   {
@@ -55,12 +56,29 @@ Say where you found the answer. If nothing turned up, say so plainly — never g
   },
 ];
 
-/** A new skill's file, from the New Skill template. */
-export function skillTemplate(title: string, summary = "When to use this skill, in one line: the planner's menu shows it."): string {
-  const safeTitle = /^[\w .,'()&-]*$/u.test(title) ? title : JSON.stringify(title);
+/**
+ * A string as a YAML value on one line: as written when YAML reads it back as this very string, otherwise
+ * double-quoted (JSON's escapes are YAML's), so a title such as `Key: value`, `yes`, `100` or `#1` stays text.
+ */
+export function yamlString(value: string): string {
+  if (value !== "" && value === value.trim()) {
+    const document = parseDocument(`key: ${value}\n`, { uniqueKeys: false });
+    if (document.errors.length === 0 && document.warnings.length === 0 && document.get("key") === value) return value;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * A new skill's file, from the New Skill template (and the "Create skill" quick fix). The summary starts as the
+ * title (an `@` in it escaped: the summary's mentions are references), so two new skills are not "too alike" on the menu before their authors write them; the comment above
+ * it says what a summary is for.
+ */
+export function skillTemplate(title: string, summary?: string): string {
+  const oneLine = title.replace(/\s+/g, " ").trim();
   return `---
-title: ${safeTitle}
-summary: ${summary}
+title: ${yamlString(oneLine)}
+# The summary: when to use this skill, in one line. The planner's menu shows it.
+summary: ${yamlString(summary ?? oneLine.replace(/@/g, "\\@"))}
 ---
 Describe the steps in prose. Mention the tools and skills it needs with @, in the order to use them.
 `;

@@ -212,6 +212,7 @@ function closureOf(namespace: Namespace, handle: string): Closure | Refusal {
     for (const mention of skill.mentions) {
       if (seen.has(mention.slug)) continue;
       const target = namespace.resolve(mention.slug);
+      if (!target && mention.inCode) continue;
       if (target?.kind === "tool") {
         seen.add(mention.slug);
         tools.push(target.tool);
@@ -343,7 +344,7 @@ export function validateBundle(value: unknown, closed: boolean): Bundle | Refusa
   if (closed) {
     for (const skill of skills) {
       for (const mention of parseSkillFile(`file:///bundle/${skill.handle}${SKILL_SUFFIX}`, skill.text).mentions) {
-        if (!handles.has(mention.slug) && !toolSlugs.has(mention.slug)) {
+        if (!handles.has(mention.slug) && !toolSlugs.has(mention.slug) && !mention.inCode) {
           return refuse(`@${skill.handle} mentions @${mention.slug} (line ${mention.range.start.line + 1}), which the bundle neither ships nor lists as a tool: the bundle is not closed.`);
         }
       }
@@ -642,7 +643,8 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
           if (renamed === undefined || renamed === mention.slug) continue;
           edits.push({ start: mention.start, end: mention.end, newText: `@${renamed}` });
           rewrites.push({ kind: "rename", from: `@${mention.written}`, to: `@${renamed}`, position: mention.range.start });
-        } else if (!toolSlugs.has(mention.slug) && !namespace.resolve(mention.slug)) {
+        } else if (!mention.inCode && !toolSlugs.has(mention.slug) && !namespace.resolve(mention.slug)) {
+          // Inline code is never escaped: a backslash there would show.
           edits.push({ start: mention.start, end: mention.start, newText: "\\" });
           rewrites.push({ kind: "escape", from: `@${mention.written}`, to: `\\@${mention.written}`, position: mention.range.start });
         }

@@ -219,10 +219,11 @@ export function buildGraph(namespace: Namespace, options: GraphOptions = {}): Gr
     if (!skill) continue;
     const follows = node.resolves && skill.enabled;
     const bodySlugs = new Set(skill.requirements);
-    for (const slug of skill.requirements) edges.push({ from: node.id, to: targetOf(slug, skill.uri), place: "body", follows, cycle: false });
+    const dangling = (slug: string) => skill.codeOnly.includes(slug) && !namespace.resolve(slug);
+    for (const slug of skill.requirements) if (!dangling(slug)) edges.push({ from: node.id, to: targetOf(slug, skill.uri), place: "body", follows, cycle: false });
     const summaryOnly = new Set<string>();
     for (const mention of skill.mentions) if (mention.place === "summary" && !bodySlugs.has(mention.slug)) summaryOnly.add(mention.slug);
-    for (const slug of summaryOnly) edges.push({ from: node.id, to: targetOf(slug, skill.uri), place: "summary", follows: false, cycle: false });
+    for (const slug of summaryOnly) if (!dangling(slug)) edges.push({ from: node.id, to: targetOf(slug, skill.uri), place: "summary", follows: false, cycle: false });
   }
   for (const [slug, uri] of [...ghosts].sort((a, b) => a[0].localeCompare(b[0]))) {
     add({ id: ghostId(slug), kind: "ghost", slug, title: `@${slug}`, uri, enabled: false, advertised: false, builtin: false, resolves: false });

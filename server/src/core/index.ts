@@ -3,6 +3,7 @@ export * from "./alignment.js";
 export * from "./config.js";
 export * from "./diagnostics.js";
 export * from "./mentions.js";
+export * from "./moves.js";
 export * from "./namespace.js";
 export * from "./prose.js";
 export * from "./similarity.js";

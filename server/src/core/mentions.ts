@@ -1,4 +1,4 @@
-import { isScopedOrQualified, isTokenBoundary, proseRegions } from "./prose.js";
+import { codeSpans, isScopedOrQualified, isTokenBoundary, proseRegions, type TextSpan } from "./prose.js";
 import { MAX_HANDLE_LENGTH } from "./slug.js";
 
 /** One `@slug` token in a text: offsets cover the `@` and the slug. */
@@ -11,6 +11,11 @@ export interface MentionToken {
   readonly start: number;
   /** Offset just after the slug. */
   readonly end: number;
+  /**
+   * The mention is a whole inline code span (`` `@search-info` ``). It is a reference when it names something;
+   * one that names nothing is taken as code: never diagnosed, coloured as dangling, escaped or refused.
+   */
+  readonly inCode: boolean;
 }
 
 /** An `@` followed by something that looks like a slug but is not one (`@-x`, `@x-`, `@café`). */
@@ -87,15 +92,24 @@ function scanRegion(text: string, from: number, to: number, mentions: MentionTok
     inPathAtLookBack = answer;
     return answer;
   };
+  const spans = text.indexOf("`", from) === -1 ? [] : codeSpans(text, from, to);
+  let spanIndex = 0;
   let at = text.indexOf("@", from);
   while (at !== -1 && at < to) {
     let end = at + 1;
     while (end < to && isSlugChar(text.charCodeAt(end))) end++;
+    while (spanIndex < spans.length && (spans[spanIndex]?.end ?? 0) <= at) spanIndex++;
+    const span = spans[spanIndex];
+    const inSpan = span !== undefined && span.start < at;
     if (end > at + 1 && !isGlued(text, at) && !isScopedOrQualified(text, at, to) && !inUrlOrPath(at)) {
       const written = text.slice(at + 1, end);
       const gluedAfter = end < to && isWordCharAt(text, end);
-      if (!gluedAfter && written.length <= MAX_HANDLE_LENGTH && SLUG_SHAPE.test(written)) {
-        mentions.push({ written, slug: written.toLowerCase(), start: at, end });
+      const shaped = !gluedAfter && written.length <= MAX_HANDLE_LENGTH && SLUG_SHAPE.test(written);
+      if (inSpan) {
+        // Inline code is code unless the span is exactly one mention; nothing in it is reported as malformed.
+        if (shaped && isWholeSpan(text, span, at, end)) mentions.push({ written, slug: written.toLowerCase(), start: at, end, inCode: true });
+      } else if (shaped) {
+        mentions.push({ written, slug: written.toLowerCase(), start: at, end, inCode: false });
       } else {
         let stop = end;
         while (stop < to && isWordCharAt(text, stop)) stop = Math.min(to, stop + ((text.codePointAt(stop) ?? 0) > 0xffff ? 2 : 1));
@@ -104,6 +118,15 @@ function scanRegion(text: string, from: number, to: number, mentions: MentionTok
     }
     at = text.indexOf("@", Math.max(end, at + 1));
   }
+}
+
+/** True when `text[at, end)` is all a code span holds, its backticks and the spaces inside them aside. */
+function isWholeSpan(text: string, span: TextSpan, at: number, end: number): boolean {
+  let open = span.start;
+  while (text.charCodeAt(open) === 96) open++;
+  let close = span.end;
+  while (close > open && text.charCodeAt(close - 1) === 96) close--;
+  return text.slice(open, at).trim() === "" && text.slice(end, close).trim() === "";
 }
 
 /** The seed's `parseMentions`: the slugs a text mentions, lower-cased, first seen first, deduplicated. */

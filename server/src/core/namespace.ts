@@ -301,7 +301,7 @@ export class Namespace {
     const followed = new Set<string>();
     const unresolved: string[] = [];
     const disabled: string[] = [];
-    const stack: { readonly slugs: readonly string[]; next: number }[] = [{ slugs: handles.map(slugKey), next: 0 }];
+    const stack: { readonly slugs: readonly string[]; next: number; readonly owner?: SkillFile }[] = [{ slugs: handles.map(slugKey), next: 0 }];
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       if (!frame || frame.next >= frame.slugs.length) {
@@ -311,7 +311,8 @@ export class Namespace {
       const slug = frame.slugs[frame.next++] ?? "";
       const target = this.resolve(slug);
       if (!target) {
-        if (!unresolved.includes(slug)) unresolved.push(slug);
+        // Inline code that names nothing is code, not a requirement.
+        if (!unresolved.includes(slug) && !frame.owner?.codeOnly.includes(slug)) unresolved.push(slug);
       } else if (target.kind === "tool") {
         if (!toolNames.has(target.tool.name)) {
           toolNames.add(target.tool.name);
@@ -322,7 +323,7 @@ export class Namespace {
       } else if (!followed.has(slug)) {
         followed.add(slug);
         skills.push(target.skill);
-        stack.push({ slugs: target.skill.requirements, next: 0 });
+        stack.push({ slugs: target.skill.requirements, next: 0, owner: target.skill });
       }
     }
     return { tools, skills, unresolved, disabled };
@@ -522,6 +523,7 @@ export class Namespace {
     const target = this.resolve(mention.slug);
     if (quiet && (!target || (mention as Reference).target !== undefined)) return this.#diagnoseQuietReference(mention as Mention, fromUri);
     if (!target) {
+      if (mention.inCode) return [];
       return [
         {
           range: mention.range,

@@ -218,6 +218,66 @@ export function isInFence(fences: readonly CodeFence[], offset: number): boolean
   return false;
 }
 
+/**
+ * The inline code spans of `text[from, to)` (a prose region): a run of backticks up to the next run of the same
+ * length, within one paragraph (a blank line ends the search); a run with no partner is literal text, and a
+ * backslash before a backtick escapes it. Each span covers its backticks.
+ */
+export function codeSpans(text: string, from = 0, to = text.length): TextSpan[] {
+  const spans: TextSpan[] = [];
+  let at = text.indexOf("`", from);
+  while (at !== -1 && at < to) {
+    let stop = at;
+    while (stop < to && text.charCodeAt(stop) === BACKTICK) stop++;
+    if (at > from && text.charCodeAt(at - 1) === 0x5c /* \ */ && !isEscaped(text, at - 1, from)) {
+      at = text.indexOf("`", at + 1);
+      continue;
+    }
+    const length = stop - at;
+    const close = closingRun(text, stop, to, length);
+    if (close === -1) {
+      at = text.indexOf("`", stop);
+      continue;
+    }
+    spans.push({ start: at, end: close + length });
+    at = text.indexOf("`", close + length);
+  }
+  return spans;
+}
+
+/** True when the backslash at `at` is itself escaped by an odd run of backslashes before it. */
+function isEscaped(text: string, at: number, from: number): boolean {
+  let count = 0;
+  for (let i = at - 1; i >= from && text.charCodeAt(i) === 0x5c; i--) count++;
+  return count % 2 === 1;
+}
+
+/** The start of the next run of exactly `length` backticks after `from`, before a blank line or `to`; -1 when none. */
+function closingRun(text: string, from: number, to: number, length: number): number {
+  let at = from;
+  while (at < to) {
+    const code = text.charCodeAt(at);
+    if (code === BACKTICK) {
+      let stop = at;
+      while (stop < to && text.charCodeAt(stop) === BACKTICK) stop++;
+      if (stop - at === length) return at;
+      at = stop;
+      continue;
+    }
+    if (code === LF || code === CR) {
+      // A blank line ends the paragraph, and the span with it.
+      let next = at + 1;
+      if (code === CR && text.charCodeAt(next) === LF) next++;
+      const lead = skipIndent(text, next, to, 0).at;
+      if (lead >= to || text.charCodeAt(lead) === LF || text.charCodeAt(lead) === CR) return -1;
+      at = next;
+      continue;
+    }
+    at++;
+  }
+  return -1;
+}
+
 /** Characters that end a URL or a path going backwards: white space, and what usually opens one in prose. */
 export function isTokenBoundary(code: number): boolean {
   return (

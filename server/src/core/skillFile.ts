@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from "yaml";
+import { explainYamlError } from "./yamlErrors.js";
 import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
@@ -25,6 +26,7 @@ class FileMention implements Mention {
   readonly start: number;
   readonly end: number;
   readonly place: MentionPlace;
+  readonly inCode: boolean;
   readonly #lines: LineMap;
 
   constructor(token: MentionToken, place: MentionPlace, lines: LineMap) {
@@ -34,6 +36,7 @@ class FileMention implements Mention {
     this.start = token.start;
     this.end = token.end;
     this.place = place;
+    this.inCode = token.inCode;
     this.#lines = lines;
   }
 
@@ -105,6 +108,8 @@ export interface SkillFile {
   readonly mentions: readonly Mention[];
   /** The body's mentions, lower-cased, first seen first, deduplicated: the skill's requirements. */
   readonly requirements: readonly string[];
+  /** The slugs this file mentions only as whole inline code spans: when they name nothing, they are code. */
+  readonly codeOnly: readonly string[];
   /** Problems found in this file alone (frontmatter, malformed mentions, the file name). */
   readonly problems: readonly CoreDiagnostic[];
 }
@@ -196,7 +201,7 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     return {
       uri, format: SKILL_FILE_FORMAT, declaration: lines.rangeOf(0, 0), handle, slug: handle.toLowerCase(), validHandle, text, lines, title: titleFromHandle(handle.toLowerCase()),
       summary: undefined, summaryRange: undefined, enabled: true, advertised: false, examples: [], nearMisses: [],
-      frontmatterRange: undefined, bodyStart: 0, body: "", mentions: [], requirements: [], problems,
+      frontmatterRange: undefined, bodyStart: 0, body: "", mentions: [], requirements: [], codeOnly: [], problems,
     };
   }
 
@@ -296,9 +301,19 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     // Copies sized to their contents: an array grown by push keeps room for more, twice over at 10,000 files.
     mentions: mentions.slice(),
     requirements: uniqueSlugs(mentions.filter((mention) => mention.place === "body")).slice(),
+    codeOnly: codeOnlySlugs(mentions),
     problems,
   };
 }
+
+/** The slugs every mention of which is in inline code (usually none: an empty array is shared). */
+function codeOnlySlugs(mentions: readonly Mention[]): readonly string[] {
+  if (!mentions.some((mention) => mention.inCode)) return NO_SLUGS;
+  const inProse = new Set(mentions.filter((mention) => !mention.inCode).map((mention) => mention.slug));
+  return uniqueSlugs(mentions.filter((mention) => mention.inCode && !inProse.has(mention.slug)));
+}
+
+const NO_SLUGS: readonly string[] = Object.freeze([]);
 
 function invalidHandleProblem(handle: string, lines: LineMap): CoreDiagnostic {
   return {
@@ -442,6 +457,7 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
     problems.push({ range: lines.rangeOf(span[0], Math.max(span[1], span[0])), severity, code, message });
 
   const contentEnd = source.trimEnd().length;
+  let reportedLine = -1;
   for (const error of document.errors) {
     let [from, to] = error.pos;
     if (from >= contentEnd) {
@@ -449,7 +465,11 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
       to = contentEnd;
       from = Math.min(to, source.lastIndexOf("\n", Math.max(0, contentEnd - 1)) + 1);
     }
-    report([base + from, base + Math.min(to, source.length)], DiagnosticCodes.frontmatterSyntax, "error", `Frontmatter YAML: ${error.message.split("\n")[0] ?? error.message}`);
+    // Later errors on a line the library already faulted are echoes of the first: one message per line.
+    const line = lines.positionAt(base + from).line;
+    if (line === reportedLine) continue;
+    reportedLine = line;
+    report([base + from, base + Math.min(to, source.length)], DiagnosticCodes.frontmatterSyntax, "error", explainYamlError(source, { code: error.code, message: error.message, pos: [from, to] }));
   }
   if (document.errors.length > 0) return { ...result, summaryUnknown: true };
   const contents = document.contents;

@@ -10,7 +10,6 @@ import {
   ProposedFeatures,
   ResponseError,
   SemanticTokensRefreshRequest,
-  TextDocumentSyncKind,
   TextDocuments,
   createConnection,
   type Connection,
@@ -37,7 +36,7 @@ import {
   type SkillInitializationOptions,
   type SkillSettings,
 } from "../../../shared/protocol.js";
-import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
+import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MoveDetector, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
 import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
@@ -45,12 +44,27 @@ import { quickFixes } from "../service/codeActions.js";
 import { leaveToEditor, toLspDiagnostics } from "../service/diagnostics.js";
 import { fileOf } from "../service/lookup.js";
 import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
+import { moveActions } from "../service/moves.js";
 import { prepareRename, rename, willRenameFiles } from "../service/rename.js";
 import * as requests from "../service/requests.js";
+import {
+  fitCodeActions,
+  fitCompletionItem,
+  fitCompletionList,
+  fitDiagnostics,
+  fitDocumentSymbols,
+  fitEdit,
+  fitHover,
+  readClientProfile,
+  serverCapabilities,
+  withFixData,
+  type ClientProfile,
+} from "./capabilities.js";
 import { GraphHost } from "./graph.js";
 import { PlannerHost } from "./planner.js";
 import { RoutingHost } from "./routing.js";
 import { semanticTokens } from "../service/semanticTokens.js";
+import { VERSION } from "../version.js";
 
 /** How long a rename this server answered is expected to come back as a file rename from the client. */
 const EXPECTED_RENAME_MS = 60_000;
@@ -87,14 +101,13 @@ export class SkillServer {
   readonly #documents = new TextDocuments(TextDocument);
   readonly #namespace = new Namespace();
   #folders: string[] = [];
+  /** What the client announced; until `initialize`, nothing. */
+  #client: ClientProfile = readClientProfile({});
+  readonly #moves = new MoveDetector();
+  /** The client reports file changes on disk (it was sent watched-file events, or it lets the server register for them). */
+  #fileEvents = false;
   /** Each workspace folder's ignore rules (its `.skillignore` after the default folders). */
   readonly #ignoreRules = new Map<string, IgnoreRules>();
-  #pullDiagnostics = false;
-  #diagnosticRefresh = false;
-  #semanticRefresh = false;
-  #codeLensRefresh = false;
-  #watchRegistration = false;
-  #folderEvents = false;
   /** The editor reports a SKILL.md's name and description problems itself (VS Code's `skill` language). */
   #editorValidatesSkillFiles = false;
   #completion: CompletionOptions = { snippets: true, defaultEditRange: false };
@@ -116,7 +129,6 @@ export class SkillServer {
 
   readonly #planner: PlannerHost;
   readonly #graph: GraphHost;
-  #configuration = false;
   #initialSettings: SkillSettings = {};
 
   constructor(connection: Connection) {
@@ -127,12 +139,12 @@ export class SkillServer {
       settings: () => this.#settings(),
       setTokenCounter: (counter) => this.setTokenCounter(counter),
     });
-    this.#graph = new GraphHost({ namespace: this.#namespace, countTokens: () => this.#countTokens, settled: () => this.#settled(), codeLensRefresh: () => this.#codeLensRefresh });
+    this.#graph = new GraphHost({ namespace: this.#namespace, countTokens: () => this.#countTokens, settled: () => this.#settled(), codeLensRefresh: () => this.#client.codeLensRefresh });
   }
 
   /** The `skill` settings: asked of the client when it can answer, else those it gave at start. */
   async #settings(): Promise<SkillSettings> {
-    if (!this.#configuration) return this.#initialSettings;
+    if (!this.#client.configuration) return this.#initialSettings;
     const settings: unknown = await this.#connection.workspace.getConfiguration("skill").catch(() => undefined);
     return typeof settings === "object" && settings !== null ? (settings as SkillSettings) : this.#initialSettings;
   }
@@ -155,6 +167,7 @@ export class SkillServer {
       void this.#initialized();
     });
     connection.onDidChangeWatchedFiles((params) => {
+      this.#fileEvents = true;
       const changes = params.changes.map((change) => ({ uri: canonicalUri(change.uri), type: change.type }));
       this.#queueDiskWork(() => this.#onDiskChanges(changes));
     });
@@ -162,17 +175,24 @@ export class SkillServer {
     this.#documents.onDidChangeContent((event) => this.#update(canonicalUri(event.document.uri), event.document.getText()));
     this.#documents.onDidClose((event) => this.#queueDiskWork(() => this.#onClose(canonicalUri(event.document.uri))));
 
-    connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => complete(this.#namespace, file, params.position, this.#completion)));
-    connection.onCompletionResolve((item) => resolveCompletion(this.#namespace, item));
-    connection.onHover((params) => this.#withFile(params.textDocument.uri, (file) => hover(this.#namespace, file, params.position)));
+    connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => fitCompletionList(complete(this.#namespace, file, params.position, this.#completion), this.#client)));
+    connection.onCompletionResolve((item) => fitCompletionItem(resolveCompletion(this.#namespace, item), this.#client));
+    connection.onHover((params) => this.#withFile(params.textDocument.uri, (file) => fitHover(hover(this.#namespace, file, params.position), this.#client)));
     connection.onDefinition((params) => this.#withFile(params.textDocument.uri, (file) => definition(this.#namespace, file, params.position)));
     connection.onReferences((params, token) =>
       this.#withFile(params.textDocument.uri, (file) => references(this.#namespace, file, params.position, params.context.includeDeclaration, () => token.isCancellationRequested)),
     );
-    connection.onDocumentSymbol((params) => this.#withFile(params.textDocument.uri, (file) => documentSymbols(this.#namespace, file)));
+    connection.onDocumentSymbol((params) => this.#withFile(params.textDocument.uri, (file) => fitDocumentSymbols(file.file.uri, documentSymbols(this.#namespace, file), this.#client)));
     connection.onWorkspaceSymbol((params, token) => workspaceSymbols(this.#namespace, params.query, () => token.isCancellationRequested));
     connection.onCodeLens(async (params) => (await this.#withFile(params.textDocument.uri, (file) => codeLenses(this.#namespace, file, this.#countTokens))) ?? []);
-    connection.onCodeAction((params) => this.#withFile(params.textDocument.uri, (file) => quickFixes(this.#namespace, file, params.context.diagnostics, this.#versionOf, params.range)));
+    connection.onCodeAction((params) =>
+      this.#withFile(params.textDocument.uri, (file) => {
+        // A client without `dataSupport` sends the diagnostics back without their fix data.
+        const diagnostics = withFixData(params.context.diagnostics, toLspDiagnostics(this.#namespace.diagnose(file.file.uri)));
+        const actions = [...quickFixes(this.#namespace, file, diagnostics, this.#versionOf, params.range), ...moveActions(this.#namespace, this.#moves.moves(this.#namespace), file, diagnostics, this.#versionOf, params.context.only)];
+        return fitCodeActions(actions, this.#client);
+      }),
+    );
     connection.languages.semanticTokens.on(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file))) ?? [] }));
     connection.languages.semanticTokens.onRange(async (params) => ({ data: (await this.#withFile(params.textDocument.uri, (file) => semanticTokens(this.#namespace, file, params.range))) ?? [] }));
 
@@ -187,10 +207,7 @@ export class SkillServer {
       this.#withFile(params.textDocument.uri, (file) => {
         const prepared = prepareRename(this.#namespace, file, params.position);
         if (isRefusal(prepared)) throw refusalError(prepared);
-        const edit = rename(this.#namespace, prepared.placeholder, params.newName, this.#versionOf);
-        if (isRefusal(edit)) throw refusalError(edit);
-        this.#expectFileRenames(edit);
-        return edit;
+        return this.#renameEdit(prepared.placeholder, params.newName);
       }),
     );
     connection.workspace.onWillRenameFiles(async (params) => {
@@ -199,7 +216,8 @@ export class SkillServer {
       const files = params.files
         .map((file) => ({ oldUri: canonicalUri(file.oldUri), newUri: canonicalUri(file.newUri) }))
         .filter((file) => !this.#takeExpectedRename(file.oldUri, file.newUri));
-      const edit = willRenameFiles(this.#namespace, files, this.#versionOf);
+      const planned = willRenameFiles(this.#namespace, files, this.#versionOf);
+      const edit = planned && !isRefusal(planned) ? fitEdit(planned, this.#client) : planned;
       if (isRefusal(edit)) {
         void connection.window.showWarningMessage(edit.refused);
         return null;
@@ -280,10 +298,7 @@ export class SkillServer {
       await this.#settled();
       const skill = this.#namespace.skill(canonicalUri(params.uri));
       if (!skill) throw new ResponseError(ErrorCodes.InvalidParams, "This file is not a skill.");
-      const edit = rename(this.#namespace, skill.slug, params.newName, this.#versionOf);
-      if (isRefusal(edit)) throw refusalError(edit);
-      this.#expectFileRenames(edit);
-      return edit;
+      return this.#renameEdit(skill.slug, params.newName);
     });
     connection.onRequest(ExportBundleRequest, (params) => {
       const result = exportSkillBundle(this.#namespace, canonicalUri(params.uri));
@@ -307,61 +322,42 @@ export class SkillServer {
 
   #initialize(params: InitializeParams): InitializeResult {
     const capabilities = params.capabilities;
-    this.#pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
-    this.#diagnosticRefresh = capabilities.workspace?.diagnostics?.refreshSupport === true;
-    this.#semanticRefresh = capabilities.workspace?.semanticTokens?.refreshSupport === true;
-    this.#codeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
-    this.#configuration = capabilities.workspace?.configuration === true;
+    this.#client = readClientProfile(capabilities);
     const options: unknown = params.initializationOptions;
     if (typeof options === "object" && options !== null && "settings" in options) this.#initialSettings = (options as { settings: SkillSettings }).settings;
     this.#editorValidatesSkillFiles = typeof options === "object" && options !== null && (options as SkillInitializationOptions).editorValidatesSkillFiles === true;
-    const completion = capabilities.textDocument?.completion;
-    this.#completion = { snippets: completion?.completionItem?.snippetSupport === true, defaultEditRange: completion?.completionList?.itemDefaults?.includes("editRange") === true };
-    this.#folderEvents = capabilities.workspace?.workspaceFolders === true;
-    this.#watchRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    this.#completion = { snippets: this.#client.snippets, defaultEditRange: this.#client.defaultEditRange };
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
-    const skillFiles = [
-      { scheme: "file", pattern: { glob: "**/*.skill.md", options: { ignoreCase: true } } },
-      { scheme: "file", pattern: { glob: "**/skills/*/SKILL.md" } },
-      { scheme: "file", pattern: { glob: "**/skills/*", matches: "folder" as const } },
-    ];
     return {
-      capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: ["@", "/", "$"], resolveProvider: true },
-        hoverProvider: true,
-        definitionProvider: true,
-        referencesProvider: true,
-        documentSymbolProvider: true,
-        workspaceSymbolProvider: true,
-        codeLensProvider: { resolveProvider: false },
-        codeActionProvider: { codeActionKinds: ["quickfix"] },
-        renameProvider: { prepareProvider: true },
-        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true, range: true },
-        diagnosticProvider: { identifier: "skill", interFileDependencies: true, workspaceDiagnostics: true },
-        workspace: {
-          workspaceFolders: { supported: true, changeNotifications: true },
-          fileOperations: {
-            willRename: { filters: skillFiles },
-            didRename: { filters: skillFiles },
-            didCreate: { filters: skillFiles },
-            didDelete: { filters: skillFiles },
-          },
-        },
-      },
-      serverInfo: { name: "skill-lsp", version: "0.1.0" },
+      capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
+      serverInfo: { name: "skill-lsp", version: VERSION },
     };
   }
 
+  /** A skill's rename as an edit this client applies whole, or the refusal that says what to do instead. */
+  #renameEdit(slug: string, newName: string): WorkspaceEdit {
+    const planned = rename(this.#namespace, slug, newName, this.#versionOf, this.#client.resourceOperations);
+    const edit = isRefusal(planned) ? planned : fitEdit(planned, this.#client);
+    if (isRefusal(edit)) throw refusalError(edit);
+    this.#expectFileRenames(edit);
+    return edit;
+  }
+
+  #diagnosticsOf(uri: string): ReturnType<typeof toLspDiagnostics> {
+    const diagnostics = this.#namespace.diagnose(uri);
+    // Without those the editor reports itself (VS Code's own SKILL.md validator).
+    return fitDiagnostics(toLspDiagnostics(this.#editorValidatesSkillFiles && this.#namespace.skill(uri)?.format.quietReferences ? leaveToEditor(diagnostics) : diagnostics), this.#client);
+  }
+
   async #initialized(): Promise<void> {
-    if (this.#folderEvents) {
+    if (this.#client.workspaceFolders) {
       this.#connection.workspace.onDidChangeWorkspaceFolders((event) => {
         for (const removed of event.removed) this.#queueDiskWork(async () => this.#removeFolder(pathFromUri(removed.uri)));
         this.#queueDiskWork(() => this.#loadFolders(event.added.map((folder) => pathFromUri(folder.uri))));
       });
     }
-    if (this.#watchRegistration) {
+    if (this.#client.watchRegistration) {
       await this.#connection.client.register(DidChangeWatchedFilesNotification.type, {
         watchers: [
           { globPattern: "**/*.skill.md" },
@@ -432,7 +428,9 @@ export class SkillServer {
 
   #update(uri: string, text: string): void {
     if (!this.#isWorkspaceFile(uri)) return;
+    const isNew = !this.#namespace.has(uri);
     const affected = this.#namespace.set(uri, text);
+    if (isNew) this.#queueDiskWork(() => this.#sawAppear(uri));
     this.#afterChange(affected, [...affected].some((other) => other !== uri));
   }
 
@@ -468,9 +466,30 @@ export class SkillServer {
     if (this.#documents.get(uri)) return;
     const text = type === FileChangeType.Deleted ? undefined : await (read ?? readWorkspaceFile(pathFromUri(uri)));
     if (this.#documents.get(uri)) return;
+    const known = this.#namespace.skill(uri);
+    if (text === undefined && known) this.#moves.vanished(known);
+    const isNew = text !== undefined && !this.#namespace.has(uri);
     const affected = text === undefined ? this.#namespace.remove(uri) : this.#namespace.set(uri, text);
     if (text === undefined) affected.add(uri);
     this.#afterChange(affected, true);
+    if (isNew) await this.#sawAppear(uri);
+  }
+
+  /**
+   * A skill file new to the namespace, after the first index: a move when a skill with its body vanished. A
+   * client that sends no file events never reports the old file gone, so a known skill with the same body
+   * whose file no longer exists is read again (and so forgotten) first.
+   */
+  async #sawAppear(uri: string): Promise<void> {
+    const skill = this.#namespace.skill(uri);
+    if (!skill || this.#indexing) return;
+    const reportsDeletes = this.#fileEvents || this.#client.watchRegistration;
+    for (const other of reportsDeletes ? [] : [...this.#namespace.skills()]) {
+      if (other.uri === uri || other.body !== skill.body || this.#documents.get(other.uri)) continue;
+      if ((await readWorkspaceFile(pathFromUri(other.uri))) === undefined) await this.#onDiskChange(other.uri, FileChangeType.Deleted);
+    }
+    const current = this.#namespace.skill(uri);
+    if (current) this.#moves.appeared(current);
   }
 
   /** A folder moved, created or deleted (a skill folder renamed in the explorer): what it held leaves, what it holds now is read. */
@@ -524,17 +543,18 @@ export class SkillServer {
     const connection = this.#connection;
     const othersChanged = this.#othersChanged;
     this.#othersChanged = false;
-    if (!this.#pullDiagnostics) {
+    if (!this.#client.pullDiagnostics) {
       for (const uri of this.#pendingPush) {
         const diagnostics = this.#namespace.has(uri) ? this.#diagnosticsOf(uri) : [];
-        void connection.sendDiagnostics({ uri, diagnostics, version: this.#documents.get(uri)?.version });
+        const version = this.#client.publishVersion ? this.#documents.get(uri)?.version : undefined;
+        void connection.sendDiagnostics({ uri, diagnostics, ...(version === undefined ? {} : { version }) });
       }
     }
     this.#pendingPush.clear();
     if (othersChanged) {
-      if (this.#pullDiagnostics && this.#diagnosticRefresh) connection.languages.diagnostics.refresh();
-      if (this.#semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
-      if (this.#codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+      if (this.#client.pullDiagnostics && this.#client.diagnosticRefresh) connection.languages.diagnostics.refresh();
+      if (this.#client.semanticTokens && this.#client.semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
+      if (this.#client.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     }
     this.#scheduleStatus();
     this.#graph.changed();
@@ -553,12 +573,6 @@ export class SkillServer {
     this.#pendingStatus = undefined;
     this.#statusSentIndexing = this.#indexing;
     void this.#connection.sendNotification(NamespaceStatusNotification, requests.status(this.#namespace, this.#countTokens, this.#indexing));
-  }
-
-  /** A file's diagnostics as LSP data, without those the editor reports itself. */
-  #diagnosticsOf(uri: string) {
-    const diagnostics = this.#namespace.diagnose(uri);
-    return toLspDiagnostics(this.#editorValidatesSkillFiles && this.#namespace.skill(uri)?.format.quietReferences ? leaveToEditor(diagnostics) : diagnostics);
   }
 
   #resultIdOf(uri: string): string {

@@ -88,6 +88,17 @@ interface SharedLlama {
 /** One llama.cpp binding per GPU choice and thread count in a process: `getLlama` takes seconds. */
 const sharedLlamas = new Map<string, Promise<SharedLlama>>();
 
+/** node-llama-cpp, or a clear error where it is not installed (the universal VSIX, the npm package without it). */
+async function importNodeLlamaCpp(): Promise<NodeLlamaCpp> {
+  try {
+    return await import("node-llama-cpp");
+  } catch (error) {
+    const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
+    throw new Error("The planner needs node-llama-cpp, which this installation does not include: install the extension's build for your platform, or `npm i node-llama-cpp@3.21.1` beside the command line.");
+  }
+}
+
 async function sharedLlama(nlc: NodeLlamaCpp, gpu: "auto" | false, threads: number): Promise<SharedLlama> {
   const key = `${String(gpu)}:${threads}`;
   let entry = sharedLlamas.get(key);
@@ -124,7 +135,7 @@ async function sharedLlama(nlc: NodeLlamaCpp, gpu: "auto" | false, threads: numb
  * For callers that need the binding itself, such as a test loading the same file to compare tokenizers.
  */
 export async function llamaBinding(options: { readonly gpu?: "auto" | false; readonly threads?: number } = {}): Promise<Llama> {
-  const nlc: NodeLlamaCpp = await import("node-llama-cpp");
+  const nlc = await importNodeLlamaCpp();
   const threads = options.threads && options.threads > 0 ? Math.floor(options.threads) : availableParallelism();
   return (await sharedLlama(nlc, options.gpu ?? "auto", threads)).llama;
 }
@@ -322,7 +333,7 @@ export class LlamaPlannerModel implements PlannerModel {
   }
 
   async #load(signal: AbortSignal | undefined, onProgress: ((progress: ModelProgress) => void) | undefined): Promise<Loaded> {
-    const nlc: NodeLlamaCpp = await import("node-llama-cpp");
+    const nlc = await importNodeLlamaCpp();
     const source = this.#settings.model.trim();
     if (source === "") {
       throw new ModelError("missing", "", `No model is set. Set ${MODEL_SETTING_HINT} to a local .gguf file or an hf: URI such as ${EXAMPLE_MODEL_URI}.`);

@@ -60,6 +60,25 @@ export function requiredFileSize(tensors: readonly TensorLike[]): number {
 
 const formatBytes = (n: number): string => n.toLocaleString("en-US");
 
+/** What a file that is not GGUF seems to be, from its first bytes, in words a person recognises. */
+export function describeContent(start: Uint8Array): string {
+  const bytes = Buffer.from(start);
+  if (bytes.length === 0) return "it is empty";
+  const has = (signature: readonly number[]) => signature.every((byte, index) => bytes[index] === byte);
+  if (has([0x50, 0x4b, 0x03, 0x04])) return "it is a ZIP archive; unpack the .gguf file from it";
+  if (has([0x1f, 0x8b])) return "it is gzip-compressed; unpack the .gguf file from it";
+  if (has([0x80, 0x02]) || has([0x80, 0x04]) || has([0x80, 0x05])) return "it is a PyTorch or pickle file, not a llama.cpp model; get the model's GGUF build";
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes, { stream: true }).replace(/^\uFEFF/, "");
+  const printable = [...text].filter((character) => character === "\uFFFD" || /[\p{L}\p{N}\p{P}\p{S}\s]/u.test(character)).length;
+  const isText = !text.includes("\uFFFD") && printable === [...text].length;
+  if (!isText) return `it starts with the bytes ${[...bytes.subarray(0, 4)].map((byte) => byte.toString(16).padStart(2, "0")).join(" ")}, where a GGUF file starts with "GGUF"`;
+  const trimmed = text.trimStart();
+  if (/^<(!doctype|html|\?xml)/i.test(trimmed)) return "it is a web page or XML, not a model (a download link that answered with a page?)";
+  if (/^[{[]/.test(trimmed)) return "it is JSON text, not a model (a model's config or an index file?)";
+  const firstLine = trimmed.split(/\r?\n/)[0] ?? "";
+  return `it is text, starting ${JSON.stringify(firstLine.length > 40 ? `${firstLine.slice(0, 39)}…` : firstLine)}`;
+}
+
 /**
  * Checks a local model file before llama.cpp sees it, so a wrong path, a file that is no model, a damaged
  * header or a cut-short download each give a {@link ModelError} that says which file, what is wrong and what
@@ -77,14 +96,9 @@ export async function checkModelFile(path: string, nlc: typeof import("node-llam
   if (!info.isFile()) {
     throw new ModelError("not-a-file", path, `${path} is ${info.isDirectory() ? "a folder" : "not a regular file"}, not a model file. Point ${MODEL_SETTING_HINT} at a .gguf file.`);
   }
-  const magic = await readMagic(path);
-  if (magic !== "GGUF") {
-    const shown = JSON.stringify(magic.replace(/[^\x20-\x7e]/g, "?"));
-    throw new ModelError(
-      "corrupt",
-      path,
-      `${path} is not a GGUF model file (it starts with ${shown}, not "GGUF"). Choose a .gguf model, or download it again if this one was damaged.`,
-    );
+  const start = await readStart(path, 64);
+  if (start.subarray(0, 4).toString("latin1") !== "GGUF") {
+    throw new ModelError("corrupt", path, `${path} is not a GGUF model file: ${describeContent(start)}. Choose a .gguf model, or download it again if this one was damaged.`);
   }
   // node-llama-cpp's reader can hang on a header that is cut short or nonsense: check the fixed part first.
   const header = await readFixedHeader(path);
@@ -137,12 +151,12 @@ async function readFixedHeader(path: string): Promise<{ bytes: number; version: 
   }
 }
 
-async function readMagic(path: string): Promise<string> {
+async function readStart(path: string, length: number): Promise<Buffer> {
   const handle = await open(path, "r");
   try {
-    const buffer = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(buffer, 0, 4, 0);
-    return buffer.subarray(0, bytesRead).toString("latin1");
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }

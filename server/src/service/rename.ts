@@ -36,9 +36,47 @@ export function renameEdit(plan: RenamePlan, versionOf: VersionOf, includeFileRe
   return { documentChanges };
 }
 
-export function rename(namespace: Namespace, slug: string, newName: string, versionOf: VersionOf): WorkspaceEdit | Refusal {
+/** The file operations a client applies from a workspace edit. */
+export type FileOperations = ReadonlySet<"create" | "rename" | "delete">;
+
+const EVERY_OPERATION: FileOperations = new Set(["create", "rename", "delete"]);
+
+/**
+ * A skill's rename in the form the client can apply whole: with a file rename; without one, as the new file
+ * created with the renamed text and the old one deleted; with neither, refused with the two steps that
+ * work in such an editor (the file renamed outside, then the offered update of its mentions).
+ */
+export function rename(namespace: Namespace, slug: string, newName: string, versionOf: VersionOf, operations: FileOperations = EVERY_OPERATION): WorkspaceEdit | Refusal {
   const plan = namespace.planRename(slug, normaliseNewName(newName));
-  return isRefusal(plan) ? plan : renameEdit(plan, versionOf);
+  if (isRefusal(plan)) return plan;
+  if (operations.has("rename")) return renameEdit(plan, versionOf);
+  if (operations.has("create") && operations.has("delete")) return renameByCopy(plan, versionOf);
+  const oldName = `${plan.skill.handle}.skill.md`;
+  return {
+    refused:
+      `This editor applies no file renames from a language server, so @${plan.oldSlug} is left as it is rather than half-renamed. ` +
+      `Rename ${oldName} to ${plan.newSlug}.skill.md yourself (file manager, terminal or git mv); the server then offers the action ` +
+      `"@${plan.oldSlug} was renamed to @${plan.newSlug}: update the mentions".`,
+  };
+}
+
+/** The rename as create, write and delete, for a client that creates and deletes files but does not rename them. */
+function renameByCopy(plan: RenamePlan, versionOf: VersionOf): WorkspaceEdit {
+  const { skill, fileRename } = plan;
+  const own = [...(plan.edits.get(skill.uri) ?? [])].sort((a, b) => skill.lines.offsetAt(b.range.start) - skill.lines.offsetAt(a.range.start));
+  let text = skill.text;
+  for (const edit of own) text = text.slice(0, skill.lines.offsetAt(edit.range.start)) + edit.newText + text.slice(skill.lines.offsetAt(edit.range.end));
+  const others = new Map([...plan.edits].filter(([uri]) => uri !== skill.uri));
+  const textEdits = renameEdit({ ...plan, edits: others }, versionOf, false).documentChanges ?? [];
+  const start = { line: 0, character: 0 };
+  return {
+    documentChanges: [
+      ...textEdits,
+      { kind: "create", uri: fileRename.newUri, options: { overwrite: false, ignoreIfExists: false } },
+      { textDocument: { uri: fileRename.newUri, version: null }, edits: [{ range: { start, end: start }, newText: text }] },
+      { kind: "delete", uri: fileRename.oldUri, options: { recursive: false, ignoreIfNotExists: false } },
+    ],
+  };
 }
 
 /**

@@ -21,6 +21,8 @@ export function semanticTokens(namespace: Namespace, file: WorkspaceFile, range?
     if (range && (end.line < range.start.line || start.line > range.end.line)) continue;
     // Mentions never span lines, so the token is one run on the start line.
     const target = namespace.resolve(mention.slug);
+    // Inline code that names nothing is code: not coloured as a dangling mention.
+    if (!target && mention.inCode) continue;
     const type: TokenType = !target ? "unresolvedMention" : target.kind === "tool" ? "toolMention" : "skillMention";
     let modifiers = 0;
     if (target?.kind === "skill" && !target.skill.enabled) modifiers |= MODIFIER_BIT.get("disabled") ?? 0;

@@ -191,6 +191,43 @@ suite("skill-lsp in VS Code", () => {
     await eventually(() => assert.deepEqual(codesOf(triage.uri), []));
   });
 
+  test("a skill file renamed on disk, not in the editor, offers the one-click update of its mentions", async function () {
+    this.timeout(60_000);
+    const mentioners = ["skills/work/meeting-prep.skill.md", "skills/home/plan-trip.skill.md", "skills.json"];
+    /** Renames the skill file on disk as `git mv` would, then takes the workspace action the server offers. */
+    const moveAndUpdate = async (from: string, to: string) => {
+      const { renameSync } = await import("node:fs");
+      renameSync(fileUri(`skills/builtin/${from}.skill.md`).fsPath, fileUri(`skills/builtin/${to}.skill.md`).fsPath);
+      const prep = fileUri("skills/work/meeting-prep.skill.md");
+      await vscode.workspace.openTextDocument(prep);
+      const dangling = await eventually(() => {
+        const found = vscode.languages.getDiagnostics(prep).find((one) => one.message.startsWith(`@${from} — unknown`));
+        assert.ok(found, `@${from} dangles`);
+        return found;
+      });
+      const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", prep, dangling.range, vscode.CodeActionKind.QuickFix.value);
+      assert.ok(fixes.some((action) => action.title === `Change to @${to} (the skill was renamed from @${from})`), fixes.map((action) => action.title).join(", "));
+      const actions = await eventually(async () => {
+        const found = await vscode.commands.executeCommand<vscode.CodeAction[]>("vscode.executeCodeActionProvider", prep, dangling.range, "source.updateRenamedSkill");
+        assert.equal(found.length, 1);
+        return found;
+      });
+      const update = actions[0];
+      assert.equal(update?.title, `@${from} was renamed to @${to}: update 3 mentions in 3 files`);
+      assert.ok(update?.edit && (await vscode.workspace.applyEdit(update.edit)));
+      for (const relative of mentioners) {
+        const document = await vscode.workspace.openTextDocument(fileUri(relative));
+        assert.match(document.getText(), new RegExp(`@${to}\\b`), relative);
+        assert.doesNotMatch(document.getText(), new RegExp(`@${from}\\b`), relative);
+        assert.ok(await document.save(), relative);
+      }
+      await eventually(() => assert.deepEqual(codesOf(prep), []));
+    };
+    await moveAndUpdate("check-schedule", "calendar-check");
+    // And back, so the suites after this one find the workspace as it was.
+    await moveAndUpdate("calendar-check", "check-schedule");
+  });
+
   test("New Skill mints a suffixed handle on a collision", async () => {
     const created = await vscode.commands.executeCommand<string>("skill.newSkill", fileUri("skills/home"), "Plan Trip");
     assert.equal(vscode.Uri.parse(created).path.split("/").pop(), "plan-trip-2.skill.md");

@@ -37,7 +37,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentInfo>> = {
 
 /**
  * The agents whose reading of SKILL.md frontmatter is documented key by key. Copilot CLI reads skills too, but
- * its documentation lists no frontmatter keys, so nothing is ever said to be ignored by it.
+ * its documentation names only name, description and license "in their simplest form", so nothing is ever said
+ * to be ignored by it.
  */
 export const KEY_DOCUMENTED_AGENTS: readonly AgentId[] = ["claude-code", "vscode-copilot", "codex"];
 
@@ -51,21 +52,22 @@ export interface Source {
 export const SPEC_SOURCE: Source = { label: "Agent Skills specification", url: "https://agentskills.io/specification" };
 export const CLAUDE_CODE_SOURCE: Source = { label: "Claude Code", url: "https://code.claude.com/docs/en/skills#frontmatter-reference" };
 export const VSCODE_SOURCE: Source = { label: AGENTS["vscode-copilot"].name, url: AGENTS["vscode-copilot"].url };
+export const GITHUB_COPILOT_SOURCE: Source = { label: "GitHub Copilot", url: "https://docs.github.com/en/copilot/concepts/agents/about-agent-skills" };
 export const CODEX_SOURCE: Source = { label: "OpenAI Codex", url: "https://developers.openai.com/codex/skills" };
 
 /** The agents' own project folders of skills, and who reads each. */
 const SKILL_FOLDERS: readonly { readonly folder: string; readonly readers: readonly AgentId[] }[] = [
-  // VS Code reads all three project locations; each agent its own.
-  { folder: ".claude", readers: ["claude-code", "vscode-copilot"] },
+  // Copilot (in VS Code and on the command line) reads all three project locations; Claude Code and Codex their own.
+  { folder: ".claude", readers: ["claude-code", "vscode-copilot", "copilot-cli"] },
   { folder: ".github", readers: ["vscode-copilot", "copilot-cli"] },
-  { folder: ".agents", readers: ["codex", "vscode-copilot"] },
+  { folder: ".agents", readers: ["codex", "vscode-copilot", "copilot-cli"] },
   // The location Codex read before it moved to `.agents/skills/`.
   { folder: ".codex", readers: ["codex"] },
 ];
 
 /**
  * The agents that read the SKILL.md at `uri`, from the folder its `skills/` folder stands in:
- * `.claude/skills/x/SKILL.md` is read by Claude Code and by Copilot in VS Code. A skill anywhere else (a
+ * `.claude/skills/x/SKILL.md` is read by Claude Code and by Copilot. A skill anywhere else (a
  * library like anthropics/skills, a plugin) may be read by any agent: undefined.
  */
 export function agentsReadingSkill(uri: string): readonly AgentId[] | undefined {

@@ -4,7 +4,7 @@
  * it. Checked against each agent's documentation on 2026-12-03 (the sources below); a key no document
  * confirmed is not here.
  */
-import { CLAUDE_CODE_SOURCE, CODEX_SOURCE, SPEC_SOURCE, VSCODE_SOURCE, type AgentId, type Source } from "./agents.js";
+import { CLAUDE_CODE_SOURCE, CODEX_SOURCE, GITHUB_COPILOT_SOURCE, SPEC_SOURCE, VSCODE_SOURCE, type AgentId, type Source } from "./agents.js";
 
 /** One value of a key whose values form a finite (or a suggested) set. */
 export interface KeyValue {
@@ -80,7 +80,7 @@ export const AGENT_SKILL_KEYS: readonly AgentSkillKey[] = [
     summary: "The skill's name: lower-case letters, digits and single hyphens, the same as its folder.",
     documentation:
       "The skill's identifier. The specification asks for 1 to 64 lower-case letters and digits joined by single hyphens (no hyphen at either end, none doubled), written exactly like the folder that holds the SKILL.md. Codex refuses a skill without it. In a personal or project skill Claude Code only shows it as the display name: the command you type is still the folder's name.",
-    sources: [SPEC_SOURCE, CLAUDE_CODE_SOURCE, VSCODE_SOURCE, CODEX_SOURCE],
+    sources: [SPEC_SOURCE, CLAUDE_CODE_SOURCE, VSCODE_SOURCE, GITHUB_COPILOT_SOURCE, CODEX_SOURCE],
     actedOnBy: ALL,
   },
   {
@@ -91,7 +91,7 @@ export const AGENT_SKILL_KEYS: readonly AgentSkillKey[] = [
     summary: "What the skill does and when to use it: the text an agent chooses the skill by.",
     documentation:
       "What the skill does and when it should be used, 1 to 1,024 characters. It is the only part of the skill an agent reads before deciding to load it, so name the tasks and the words a user would say. Codex refuses a skill without it; Claude Code falls back to the body's first paragraph. Claude Code's skill listing cuts this text and `when_to_use` together at 1,536 characters, so put the main use first.",
-    sources: [SPEC_SOURCE, CLAUDE_CODE_SOURCE, VSCODE_SOURCE, CODEX_SOURCE],
+    sources: [SPEC_SOURCE, CLAUDE_CODE_SOURCE, VSCODE_SOURCE, GITHUB_COPILOT_SOURCE, CODEX_SOURCE],
     actedOnBy: ALL,
   },
   {
@@ -100,7 +100,7 @@ export const AGENT_SKILL_KEYS: readonly AgentSkillKey[] = [
     summary: "The licence the skill is under, or the bundled file that states it.",
     documentation:
       "The licence that covers the skill: a licence name (`Apache-2.0`) or a pointer to a licence file shipped in the folder (`Complete terms in LICENSE.txt`). It is for people; no agent changes what it does because of it.",
-    sources: [SPEC_SOURCE, CLAUDE_CODE_SOURCE, VSCODE_SOURCE],
+    sources: [SPEC_SOURCE, CLAUDE_CODE_SOURCE, VSCODE_SOURCE, GITHUB_COPILOT_SOURCE],
   },
   {
     key: "compatibility",

@@ -118,12 +118,14 @@ class ProseReference implements Reference {
   readonly end: number;
   readonly place: MentionPlace;
   readonly sigil: Sigil;
+  readonly inCode: boolean;
   readonly target?: string;
   readonly #link?: LinkToken;
   readonly #lines: LineMap;
 
-  constructor(written: string, start: number, end: number, place: MentionPlace, sigil: Sigil, lines: LineMap, link?: LinkToken) {
+  constructor(written: string, start: number, end: number, place: MentionPlace, sigil: Sigil, lines: LineMap, link?: LinkToken, inCode = false) {
     this.written = written;
+    this.inCode = inCode;
     this.slug = written.toLowerCase();
     this.start = start;
     this.end = end;
@@ -155,7 +157,7 @@ export function scanReferences(uri: string, text: string, lines: LineMap, from: 
   const references: Reference[] = [];
   for (const token of scanMentions(text, from, to).mentions) {
     if (token.written !== token.slug || continuesAsPath(text, token.end, to) || inRegions(regions, token.start)) continue;
-    references.push(new ProseReference(token.written, token.start, token.end, place, "@", lines));
+    references.push(new ProseReference(token.written, token.start, token.end, place, "@", lines, undefined, token.inCode));
   }
   for (const token of scanSigils(text, from, to, regions)) references.push(new ProseReference(text.slice(token.start + 1, token.end), token.start, token.end, place, token.sigil, lines));
   for (const link of scanLinks(uri, text, from, to, regions)) references.push(new ProseReference(link.name, link.start, link.end, place, "", lines, link));

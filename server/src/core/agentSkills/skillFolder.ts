@@ -167,6 +167,7 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
     bodyStart,
     body: text.slice(bodyStart),
     mentions,
+    codeOnly: [],
     requirements: uniqueSlugs(mentions.filter((mention) => mention.place === "body" && mention.sigil !== "")).slice(),
     problems,
   };
