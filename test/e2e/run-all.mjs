@@ -41,6 +41,16 @@ const workspace = freshWorkspace();
 let vsixWorkspace;
 try {
   step("extension suite in VS Code", process.execPath, ["test/e2e/run.mjs", "--extension", root, "--suite", path.join(root, "out/e2e/index.js"), "--workspace", workspace, "--artifacts", artifacts]);
+  // An Agent Skills workspace (SKILL.md folders, CLAUDE.md, AGENTS.md): completion after /, a diagnostic, F2 moving a folder.
+  const agentWorkspace = mkdtempSync(path.join(tmpdir(), "skill-e2e-agent-"));
+  cpSync(path.join(root, "test/fixtures/agent-skills"), agentWorkspace, { recursive: true });
+  mkdirSync(path.join(agentWorkspace, ".vscode"));
+  writeFileSync(path.join(agentWorkspace, ".vscode/settings.json"), JSON.stringify({ "files.autoSave": "off", "skill.trace.server": "messages" }, null, 2));
+  try {
+    step("Agent Skills suite in VS Code", process.execPath, ["test/e2e/run.mjs", "--extension", root, "--suite", path.join(root, "out/e2e/index.js"), "--workspace", agentWorkspace, "--env", "SKILL_E2E_GREP=Agent Skills", "--artifacts", path.join(artifacts, "agent-skills")]);
+  } finally {
+    rmSync(agentWorkspace, { recursive: true, force: true });
+  }
   const uiWorkspace = freshWorkspace();
   try {
     step("UI: completion, colours, Problems (screenshots in test-artifacts/)", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/editor.mjs", "--extension", root, "--workspace", uiWorkspace, "--artifacts", artifacts]);

@@ -286,7 +286,9 @@ describe("Agent Skills workspace over stdio", () => {
   });
 
   it("cascades a skill folder renamed in the explorer: the same text edits, no move of its own", async () => {
-    // (The folder move the rename above answered is expected back and not cascaded twice: another name here.)
+    // The folder move the rename above answered comes back from the client once, and is not cascaded twice.
+    const expected = await client.connection.sendRequest(WillRenameFilesRequest.type, { files: [{ oldUri: uri(".claude/skills/pdf"), newUri: uri(".claude/skills/portable-pdf") }] });
+    assert.equal(expected, null);
     const edit = (await client.connection.sendRequest(WillRenameFilesRequest.type, { files: [{ oldUri: uri(".claude/skills/pdf"), newUri: uri(".claude/skills/pdf-tools") }] })) as WorkspaceEdit;
     const want = expectedPdfRename("pdf-tools");
     assert.deepEqual(edit, { documentChanges: want.documentChanges?.slice(0, -1) });

@@ -86,6 +86,7 @@ export class Namespace {
   readonly #competition = new MenuCompetition(() => this.#skills.values());
   #generation = 0;
   #menuGeneration = 0;
+  #nearCandidates: { readonly generation: number; readonly byLength: ReadonlyMap<number, readonly string[]> } | undefined;
 
   /** Grows on every change: a cheap way for callers to know their cached views are stale. */
   get generation(): number {
@@ -503,9 +504,7 @@ export class Namespace {
       }];
     }
     if (sigil === "/" && this.isCommand(mention.slug)) return [];
-    const candidates: string[] = [];
-    for (const skill of this.#skills.values()) if (skill.validHandle && skill.enabled) candidates.push(skill.slug);
-    const near = nearest(mention.slug, candidates, 3);
+    const near = this.#nearMisses(mention.slug);
     if (near.length > 0) {
       return [{
         range: mention.range,
@@ -517,6 +516,30 @@ export class Namespace {
     }
     if (sigil === "$") return [];
     return [{ range: mention.range, severity: "information", code: DiagnosticCodes.unknownReference, message: `${sigil}${mention.written} names no skill in this workspace.` }];
+  }
+
+  /**
+   * The enabled skills' handles near a name, for a "did you mean". The candidates are listed once per change
+   * of the menu's generation (which every change of a claim bumps) and bucketed by length, so a workspace of
+   * 10,000 skills with hundreds of unknown references does not compare every reference with every skill.
+   */
+  #nearMisses(name: string): string[] {
+    if (this.#nearCandidates?.generation !== this.#menuGeneration) {
+      const byLength = new Map<number, string[]>();
+      for (const skill of this.#skills.values()) {
+        if (!skill.validHandle || !skill.enabled) continue;
+        const bucket = byLength.get(skill.slug.length) ?? [];
+        bucket.push(skill.slug);
+        byLength.set(skill.slug.length, bucket);
+      }
+      this.#nearCandidates = { generation: this.#menuGeneration, byLength };
+    }
+    const bound = Math.max(2, Math.floor(name.length / 3));
+    const candidates: string[] = [];
+    for (let length = name.length - bound; length <= name.length + bound; length++) {
+      for (const slug of this.#nearCandidates.byLength.get(length) ?? []) if (sharesEnough(name, slug, bound)) candidates.push(slug);
+    }
+    return nearest(name, candidates, 3);
   }
 
   #diagnoseMention(mention: Mention | ConfigMention, quiet = false, fromUri = ""): CoreDiagnostic[] {
@@ -663,4 +686,17 @@ class UriIndex {
 function relinkTarget(fromUri: string, skillUri: string, written: string): string {
   const link = relativeLink(fromUri, skillUri);
   return written.endsWith(AGENT_SKILL_FILE) ? link : link.slice(0, -AGENT_SKILL_FILE.length - 1);
+}
+
+/**
+ * A lower bound of the edit distance, cheap to compute: the letters one word has and the other lacks (each
+ * edit changes at most two counts of the histogram). False when the words cannot be within `bound` edits.
+ */
+function sharesEnough(a: string, b: string, bound: number): boolean {
+  const counts = new Int16Array(128);
+  for (let i = 0; i < a.length; i++) counts[a.charCodeAt(i) & 127] = (counts[a.charCodeAt(i) & 127] ?? 0) + 1;
+  for (let i = 0; i < b.length; i++) counts[b.charCodeAt(i) & 127] = (counts[b.charCodeAt(i) & 127] ?? 0) - 1;
+  let difference = 0;
+  for (let i = 0; i < 128; i++) difference += Math.abs(counts[i] ?? 0);
+  return difference <= 2 * bound;
 }
