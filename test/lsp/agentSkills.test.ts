@@ -22,6 +22,7 @@ import {
   type Hover,
   type Location,
   type Range,
+  type TextDocumentEdit,
   type WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import { REPO, TestClient, copyWorkspace, removeWorkspace, uriOf } from "./harness.js";
@@ -250,10 +251,14 @@ describe("Agent Skills workspace over stdio", () => {
     };
     add(pdfDeclaration, newName);
     for (const spot of pdfReferences) add(spot, `${spot.text.charAt(0)}${newName}`);
+    // The folder's own SKILL.md is edited after the move, under its new URI.
+    const own = uri(".claude/skills/pdf/SKILL.md");
+    const sorted = [...edits].sort(([a], [b]) => (a < b ? -1 : 1));
     return {
       documentChanges: [
-        ...[...edits].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, list]) => ({ textDocument: { uri: key, version: null }, edits: list })),
+        ...sorted.filter(([key]) => key !== own).map(([key, list]) => ({ textDocument: { uri: key, version: null }, edits: list })),
         { kind: "rename", oldUri: uri(".claude/skills/pdf"), newUri: uri(`.claude/skills/${newName}`), options: { overwrite: false, ignoreIfExists: false } },
+        { textDocument: { uri: uri(`.claude/skills/${newName}/SKILL.md`), version: null }, edits: edits.get(own) ?? [] },
       ],
     };
   };
@@ -275,7 +280,7 @@ describe("Agent Skills workspace over stdio", () => {
     const edit = (await client.connection.sendRequest(RenameRequest.type, { textDocument: { uri: uri("CLAUDE.md") }, position: { line: at.line, character: at.character + 1 }, newName: "word" })) as WorkspaceEdit;
     const texts = (edit.documentChanges ?? []).flatMap((change) => ("edits" in change ? change.edits.map((one) => one.newText) : []));
     assert.deepEqual(texts.sort(), ["$word", "/word", "/word", "/word", "@word", "@word", "word", "word", "word"]);
-    assert.deepEqual(edit.documentChanges?.at(-1), { kind: "rename", oldUri: uri(".claude/skills/docx"), newUri: uri(".claude/skills/word"), options: { overwrite: false, ignoreIfExists: false } });
+    assert.deepEqual(edit.documentChanges?.at(-2), { kind: "rename", oldUri: uri(".claude/skills/docx"), newUri: uri(".claude/skills/word"), options: { overwrite: false, ignoreIfExists: false } });
   });
 
   it("refuses a rename to a taken or invalid name, saying why", async () => {
@@ -290,8 +295,11 @@ describe("Agent Skills workspace over stdio", () => {
     const expected = await client.connection.sendRequest(WillRenameFilesRequest.type, { files: [{ oldUri: uri(".claude/skills/pdf"), newUri: uri(".claude/skills/portable-pdf") }] });
     assert.equal(expected, null);
     const edit = (await client.connection.sendRequest(WillRenameFilesRequest.type, { files: [{ oldUri: uri(".claude/skills/pdf"), newUri: uri(".claude/skills/pdf-tools") }] })) as WorkspaceEdit;
-    const want = expectedPdfRename("pdf-tools");
-    assert.deepEqual(edit, { documentChanges: want.documentChanges?.slice(0, -1) });
+    // Before the client moves the folder: every edit under the old URIs, and no move.
+    const want = expectedPdfRename("pdf-tools").documentChanges ?? [];
+    const own = want.at(-1) as TextDocumentEdit;
+    const before = [...want.slice(0, -2), { textDocument: { uri: uri(".claude/skills/pdf/SKILL.md"), version: null }, edits: own.edits }] as TextDocumentEdit[];
+    assert.deepEqual(edit, { documentChanges: before.sort((a, b) => (a.textDocument.uri < b.textDocument.uri ? -1 : 1)) });
   });
 });
 

@@ -25,14 +25,22 @@ export function normaliseNewName(newName: string): string {
 /** A planned rename as one workspace edit: versioned text edits for every `@old`, then the file's rename. */
 export function renameEdit(plan: RenamePlan, versionOf: VersionOf, includeFileRename = true): WorkspaceEdit {
   const documentChanges: (TextDocumentEdit | RenameFile)[] = [];
+  const { oldUri, newUri } = plan.fileRename;
+  // A moved folder's own files are edited after the move, under their new URIs: VS Code resolves a workspace
+  // edit's text edits after its file operations, so an edit of a file inside the old folder finds nothing.
+  const movesFolder = includeFileRename && oldUri !== plan.skill.uri;
+  const inside = (uri: string) => movesFolder && uri.startsWith(`${oldUri}/`);
+  const textEdit = (uri: string, edits: RenamePlan["edits"] extends ReadonlyMap<string, infer E> ? E : never, version: number | null): TextDocumentEdit => ({
+    textDocument: { uri, version } satisfies OptionalVersionedTextDocumentIdentifier,
+    edits: edits.map((edit) => ({ range: edit.range, newText: edit.newText })),
+  });
   // In URI order, for a stable answer; code-unit order, as a thousand-file rename sorts a thousand URIs.
-  for (const [uri, edits] of [...plan.edits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const textDocument: OptionalVersionedTextDocumentIdentifier = { uri, version: versionOf(uri) };
-    documentChanges.push({ textDocument, edits: edits.map((edit) => ({ range: edit.range, newText: edit.newText })) });
-  }
+  const sorted = [...plan.edits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [uri, edits] of sorted) if (!inside(uri)) documentChanges.push(textEdit(uri, edits, versionOf(uri)));
   if (includeFileRename) {
-    documentChanges.push({ kind: "rename", oldUri: plan.fileRename.oldUri, newUri: plan.fileRename.newUri, options: { overwrite: false, ignoreIfExists: false } });
+    documentChanges.push({ kind: "rename", oldUri, newUri, options: { overwrite: false, ignoreIfExists: false } });
   }
+  for (const [uri, edits] of sorted) if (inside(uri)) documentChanges.push(textEdit(newUri + uri.slice(oldUri.length), edits, null));
   return { documentChanges };
 }
 
