@@ -86,7 +86,7 @@ export class Namespace {
   readonly #competition = new MenuCompetition(() => this.#skills.values());
   #generation = 0;
   #menuGeneration = 0;
-  #nearCandidates: { readonly generation: number; readonly byLength: ReadonlyMap<number, readonly string[]> } | undefined;
+  #nearCandidates: { readonly generation: number; readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]> } | undefined;
 
   /** Grows on every change: a cheap way for callers to know their cached views are stale. */
   get generation(): number {
@@ -519,25 +519,30 @@ export class Namespace {
   }
 
   /**
-   * The enabled skills' handles near a name, for a "did you mean". The candidates are listed once per change
-   * of the menu's generation (which every change of a claim bumps) and bucketed by length, so a workspace of
-   * 10,000 skills with hundreds of unknown references does not compare every reference with every skill.
+   * The enabled skills' handles near a name, for a "did you mean". The candidates are indexed once per change
+   * of the menu's generation (which every change of a claim bumps) by first letter and length, each with its
+   * letter counts, so a workspace of 10,000 skills with hundreds of unknown references compares each with a
+   * few dozen handles, not all of them. A near miss keeps its first letter.
    */
   #nearMisses(name: string): string[] {
     if (this.#nearCandidates?.generation !== this.#menuGeneration) {
-      const byLength = new Map<number, string[]>();
+      const buckets = new Map<string, { slug: string; counts: Int8Array }[]>();
       for (const skill of this.#skills.values()) {
         if (!skill.validHandle || !skill.enabled) continue;
-        const bucket = byLength.get(skill.slug.length) ?? [];
-        bucket.push(skill.slug);
-        byLength.set(skill.slug.length, bucket);
+        const key = `${skill.slug.charAt(0)}${skill.slug.length}`;
+        const bucket = buckets.get(key) ?? [];
+        bucket.push({ slug: skill.slug, counts: letterCounts(skill.slug) });
+        buckets.set(key, bucket);
       }
-      this.#nearCandidates = { generation: this.#menuGeneration, byLength };
+      this.#nearCandidates = { generation: this.#menuGeneration, buckets };
     }
     const bound = Math.max(2, Math.floor(name.length / 3));
+    const counts = letterCounts(name);
     const candidates: string[] = [];
-    for (let length = name.length - bound; length <= name.length + bound; length++) {
-      for (const slug of this.#nearCandidates.byLength.get(length) ?? []) if (sharesEnough(name, slug, bound)) candidates.push(slug);
+    for (let length = Math.max(1, name.length - bound); length <= name.length + bound; length++) {
+      for (const candidate of this.#nearCandidates.buckets.get(`${name.charAt(0)}${length}`) ?? []) {
+        if (countDistance(counts, candidate.counts) <= 2 * bound) candidates.push(candidate.slug);
+      }
     }
     return nearest(name, candidates, 3);
   }
@@ -688,15 +693,20 @@ function relinkTarget(fromUri: string, skillUri: string, written: string): strin
   return written.endsWith(AGENT_SKILL_FILE) ? link : link.slice(0, -AGENT_SKILL_FILE.length - 1);
 }
 
-/**
- * A lower bound of the edit distance, cheap to compute: the letters one word has and the other lacks (each
- * edit changes at most two counts of the histogram). False when the words cannot be within `bound` edits.
- */
-function sharesEnough(a: string, b: string, bound: number): boolean {
-  const counts = new Int16Array(128);
-  for (let i = 0; i < a.length; i++) counts[a.charCodeAt(i) & 127] = (counts[a.charCodeAt(i) & 127] ?? 0) + 1;
-  for (let i = 0; i < b.length; i++) counts[b.charCodeAt(i) & 127] = (counts[b.charCodeAt(i) & 127] ?? 0) - 1;
+/** How often each of a handle's characters (`a-z`, `0-9`, `-`) occurs in it. */
+function letterCounts(handle: string): Int8Array {
+  const counts = new Int8Array(37);
+  for (let i = 0; i < handle.length; i++) {
+    const code = handle.charCodeAt(i);
+    const index = code >= 97 && code <= 122 ? code - 97 : code >= 48 && code <= 57 ? code - 22 : 36;
+    counts[index] = (counts[index] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** A lower bound of the edit distance, times two: each edit changes at most two of the letter counts by one. */
+function countDistance(a: Int8Array, b: Int8Array): number {
   let difference = 0;
-  for (let i = 0; i < 128; i++) difference += Math.abs(counts[i] ?? 0);
-  return difference <= 2 * bound;
+  for (let i = 0; i < 37; i++) difference += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
+  return difference;
 }
