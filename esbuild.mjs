@@ -26,12 +26,9 @@ const builds = [
   { ...common, entryPoints: ["server/src/main.ts"], outfile: "dist/server.js" },
 ];
 
-// The graph panel's page and its layout worker (ELK), bundled for the browser: they run in the webview.
+// The graph panel's page, bundled for the browser: it runs in the webview.
 const browser = { bundle: true, platform: "browser", target: "es2022", format: "iife", logLevel: "warning" };
-builds.push(
-  { ...browser, entryPoints: ["media/graph/src/main.ts"], outfile: "media/graph/graph.js", sourcemap: !production, minify: production },
-  { ...browser, entryPoints: ["media/graph/src/elkWorker.ts"], outfile: "media/graph/elk-worker.js", minify: true },
-);
+builds.push({ ...browser, entryPoints: ["media/graph/src/main.ts"], outfile: "media/graph/graph.js", sourcemap: !production, minify: production });
 
 // The VS Code test suites, bundled for the extension host; mocha is loaded from node_modules at run time.
 if (process.argv.includes("--tests")) {

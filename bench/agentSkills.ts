@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   const rounds = arg("--rounds", 9);
   const root = await fs.mkdtemp(path.join(tmpdir(), "skill-bench-agent-"));
   try {
-    const workspace = await generateWorkspaces(root, size, undefined, { agentSkills: true });
+    const workspace = await generateWorkspaces(root, size, undefined, "distinct", { agentSkills: true });
     const agent = workspace.agentSkills ?? "";
     const files = await measure(workspace.skills, (handle) => path.join(workspace.skills, `${handle}.skill.md`), "@", workspace, rounds);
     const folders = await measure(agent, (handle) => path.join(agent, "skills", handle, "SKILL.md"), "/", workspace, rounds);

@@ -16,14 +16,23 @@
  * Its diagnostics are pulled per open document only (`workspaceDiagnostics: false`, and a closed document
  * answers nothing), so "all diagnostics" means: open every file, then pull each one, as VS Code would have to.
  */
-import { promises as fs, readdirSync, readFileSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { promises as fs, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import type { Diagnostic, Location, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { cpuTimeOf, EDIT_HUB, editedFiles, positionAt, RENAME_HUB, spawnServer, stopServer, timed, type ColdFigures, type GeneratedWorkspace, type ServerProcess, type Subject } from "./workspace.js";
+import { cpuTimeOf, EDIT_HUB, editedFiles, positionAt, RENAME_HUB, spawnServer, stopServer, timed, type ColdFigures, type GeneratedWorkspace, type OpenEditorsFigures, type ServerProcess, type Subject } from "./workspace.js";
 
-const SERVER = path.resolve(__dirname, "../node_modules/vscode-markdown-languageserver/dist/node/workerMain.js");
+/**
+ * The peer is a benchmark's need, not a user's (it also asks for Node 22): it is installed on demand, once, into
+ * a cache outside the repository's dependencies, shared by every checkout on the machine.
+ */
+export const PEER = Object.freeze({ name: "vscode-markdown-languageserver", version: "0.5.0" });
+export const PEER_CACHE = path.resolve(process.env.SKILL_LSP_PEER_CACHE ?? path.join(homedir(), ".cache", "skill-lsp", "bench-peer"));
+const PEER_DIR = path.join(PEER_CACHE, `${PEER.name}-${PEER.version}`);
+const SERVER = path.join(PEER_DIR, "node_modules", PEER.name, "dist", "node", "workerMain.js");
 
 export function peerVersion(): string {
   try {
@@ -39,6 +48,24 @@ export function peerInstalled(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Installs the peer into its cache folder unless it is there: into a `.partial` folder, renamed when complete,
+ * so an interrupted install is redone. Answers whether the peer can run, with the reason when not.
+ */
+export function ensurePeer(): { readonly ok: boolean; readonly reason?: string } {
+  if (peerInstalled()) return { ok: true };
+  const partial = `${PEER_DIR}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  writeFileSync(path.join(partial, "package.json"), JSON.stringify({ name: "skill-lsp-bench-peer", private: true }));
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const result = spawnSync(npm, ["install", "--no-save", "--no-audit", "--no-fund", "--engine-strict=false", "--loglevel=error", `${PEER.name}@${PEER.version}`], { cwd: partial, encoding: "utf8" });
+  if (result.status !== 0) return { ok: false, reason: `npm install ${PEER.name}@${PEER.version} failed: ${(result.stderr || result.error?.message || "").trim().split("\n")[0] ?? ""}` };
+  rmSync(PEER_DIR, { recursive: true, force: true });
+  renameSync(partial, PEER_DIR);
+  return peerInstalled() ? { ok: true } : { ok: false, reason: `${SERVER} is missing after the install` };
 }
 
 /** A markdown-it token, reduced to the fields the Markdown language service reads. */
@@ -257,6 +284,22 @@ export class MarkdownSubject implements Subject {
 
   get server(): ServerProcess {
     return this.#client.server;
+  }
+
+  /** The user's scenario on this fresh process: the editors opened right after `initialize`, then their diagnostics pulled. */
+  async openEditors(handles: readonly string[]): Promise<OpenEditorsFigures> {
+    const client = this.#client;
+    const spawnedAt = client.server.spawnedAt;
+    await client.initialize();
+    const uris = handles.map((handle) => client.uriOf(handle));
+    const texts = await Promise.all(uris.map((uri) => fs.readFile(URI.parse(uri).fsPath, "utf8")));
+    await Promise.all(uris.map((uri, k) => client.openText(uri, texts[k] ?? "")));
+    const all = await client.diagnoseAll(uris);
+    const ms = performance.now() - spawnedAt;
+    let dangling = 0;
+    for (const items of all.values()) dangling += items.filter((item) => item.code === "link.no-such-file").length;
+    const expected = texts.reduce((sum, text) => sum + (text.match(/\]\(\.\/missing-/g)?.length ?? 0), 0);
+    return { ms, dangling, expected };
   }
 
   /** Spawn, initialize, open every file (its diagnostics answer open documents only), pull each one. */

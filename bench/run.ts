@@ -4,6 +4,7 @@
  *     node --import tsx bench/run.ts [--sizes 1000,10000,50000] [--quick] [--json] [--rounds N]
  *                                    [--no-peer] [--peer-timeout SECONDS] [--keep] [--out FILE] [--profile DIR]
  *     node --import tsx bench/run.ts --planner [planner options]     the planner's figures (bench/planner.ts)
+ *     node --import tsx bench/run.ts --graph [graph options]         the graph's layout engines (bench/graph.ts)
  *
  * For each size it writes a workspace of skills and its Markdown twin (bench/workspace.ts) into a temp folder,
  * then drives the built server (`dist/server.js --stdio`; build it with `node esbuild.mjs`) and the peer
@@ -20,7 +21,8 @@ import { URI } from "vscode-uri";
 import type { Diagnostic, Location, WorkspaceDocumentDiagnosticReport, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { LANGUAGE_ID, SERVER_NODE_FLAGS } from "../shared/protocol.js";
 import { scanMentions } from "../server/src/core/mentions.js";
-import { MarkdownSubject, peerInstalled, peerVersion } from "./markdown.js";
+import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, SimilarityIndex, summaryTerms, termSimilarity } from "../server/src/core/similarity.js";
+import { ensurePeer, MarkdownSubject, PEER, PEER_CACHE, peerInstalled, peerVersion } from "./markdown.js";
 import {
   BIG_FILE,
   BIG_MENTIONS,
@@ -31,6 +33,7 @@ import {
   emptyFigures,
   generateWorkspaces,
   median,
+  openEditorHandles,
   memoryOf,
   percentile,
   positionAt,
@@ -42,16 +45,26 @@ import {
   within,
   type ColdFigures,
   type GeneratedWorkspace,
+  type OpenEditorsFigures,
   type ServerFigures,
+  type WorkspaceShape,
   type ServerProcess,
   type Subject,
+  WORKSPACE_SHAPES,
 } from "./workspace.js";
 
 const REPO = path.resolve(__dirname, "..");
 const SERVER = path.join(REPO, "dist/server.js");
 
 interface Args {
+  /** The realistic workspaces' sizes; the worst case's and the distinct summaries' (the generator's first shape). */
   readonly sizes: number[];
+  readonly worstSizes: number[];
+  readonly distinctSizes: number[];
+  /** The peer runs at these sizes and below. */
+  readonly peerMax: number;
+  /** Fresh processes per server for the open-editors scenario. */
+  readonly openRuns: number;
   readonly quick: boolean;
   readonly json: boolean;
   readonly rounds: number;
@@ -64,10 +77,23 @@ interface Args {
   readonly profile: string | undefined;
   /** Then runs bench/planner.ts (not with --quick, --json or --no-planner). */
   readonly planner: boolean;
+  /** Then runs bench/graph.ts (not with --quick, --json or --no-graph). */
+  readonly graph: boolean;
+}
+
+function parseSizes(value: string | undefined): number[] {
+  return (value ?? "")
+    .split(",")
+    .filter((size) => size !== "")
+    .map((size) => Number(size.replace(/_/g, "").replace(/k$/i, "000")));
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  let sizes = [1000, 10000, 50000];
+  let sizes = [1000, 10000, 50000, 100000];
+  let worstSizes: number[] | undefined;
+  let distinctSizes: number[] | undefined;
+  let explicitSizes = false;
+  let peerMax = 50000;
   let quick = false;
   let json = false;
   let rounds: number | undefined;
@@ -77,24 +103,34 @@ function parseArgs(argv: readonly string[]): Args {
   let out: string | undefined;
   let profile: string | undefined;
   let planner = true;
+  let graph = true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--quick") quick = true;
     else if (arg === "--json") json = true;
     else if (arg === "--no-peer") peer = false;
     else if (arg === "--no-planner") planner = false;
+    else if (arg === "--no-graph") graph = false;
     else if (arg === "--keep") keep = true;
-    else if (arg === "--sizes") sizes = (argv[++i] ?? "").split(",").map((size) => Number(size.replace(/_/g, "").replace(/k$/i, "000")));
+    else if (arg === "--sizes") {
+      sizes = parseSizes(argv[++i]);
+      explicitSizes = true;
+    } else if (arg === "--worst-sizes") worstSizes = parseSizes(argv[++i]);
+    else if (arg === "--distinct-sizes") distinctSizes = parseSizes(argv[++i]);
+    else if (arg === "--peer-max") peerMax = Number(argv[++i]);
     else if (arg === "--rounds") rounds = Number(argv[++i]);
     else if (arg === "--peer-timeout") peerTimeoutMs = Number(argv[++i]) * 1000;
     else if (arg === "--out") out = path.resolve(argv[++i] ?? "bench.json");
     else if (arg === "--profile") profile = path.resolve(argv[++i] ?? "profiles");
-    else throw new Error(`Unknown argument ${arg}. Options: --sizes 1000,10000 --quick --json --rounds N --no-peer --peer-timeout SECONDS --keep --out FILE --profile DIR --no-planner --planner`);
+    else throw new Error(`Unknown argument ${arg}. Options: --sizes 1000,10000 --worst-sizes 50000 --distinct-sizes 10000 --peer-max 50000 --quick --json --rounds N --no-peer --peer-timeout SECONDS --keep --out FILE --profile DIR --no-planner --planner --no-graph --graph`);
   }
   if (quick) sizes = [1000];
-  if (sizes.some((size) => !Number.isInteger(size) || size < 20)) throw new Error("--sizes wants whole numbers of at least 20, comma-separated.");
+  // Sizes named on the command line run alone, unless the other shapes are named too.
+  worstSizes ??= quick || explicitSizes ? [] : [50000, 100000];
+  distinctSizes ??= quick || explicitSizes ? [] : [10000];
+  if ([...sizes, ...worstSizes, ...distinctSizes].some((size) => !Number.isInteger(size) || size < 20)) throw new Error("--sizes, --worst-sizes and --distinct-sizes want whole numbers of at least 20, comma-separated.");
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds > 0)) throw new Error("--rounds wants a whole number of at least 1.");
-  return { sizes, quick, json, rounds: rounds ?? (quick ? 3 : 9), peer, peerTimeoutMs, keep, out, profile, planner: planner && !quick && !json };
+  return { sizes, worstSizes, distinctSizes, peerMax, openRuns: quick ? 1 : 3, quick, json, rounds: rounds ?? (quick ? 3 : 9), peer, peerTimeoutMs, keep, out, profile, planner: planner && !quick && !json, graph: graph && !quick && !json };
 }
 
 /** Our figures: the shared operations, and those only we have. */
@@ -106,20 +142,46 @@ interface OurFigures extends ServerFigures {
   completionTypedItems: number;
   semanticTokensMs: number[];
   semanticTokens: number;
+  /** The user's scenario, fresh processes: spawn to the diagnostics of the editors opened right after initialize. */
+  openEditorsMs: number[];
+  openEditorsDangling?: { found: number; expected: number };
+  menu?: MenuFigures;
+  /** One summary edited (made unlike, then back): until it and its neighbour show it. */
+  summaryEditMs: number[];
+  /** `skill-lsp check` on the folder, the whole process. */
+  checkMs?: number;
+  checkLines?: number;
 }
 
 interface SizeResult {
   readonly count: number;
+  readonly shape: WorkspaceShape;
   readonly workspace: { bytes: number; mentions: number; dangling: number; renameDependents: number; editDependents: number; generateMs: number };
   /** Reading every file and scanning its mentions in this process, no server: the floor for a cold start. */
   readonly floorMs: number;
   readonly ours: OurFigures;
   readonly peer: ServerFigures | undefined;
+  /** The peer's open-editors scenario, fresh processes. */
+  readonly peerOpenEditors?: { ms: number[]; dangling?: { found: number; expected: number }; failure?: string };
+  /** The menu-similar index against brute force, in this process (only at 10,000). */
+  readonly recall?: RecallFigures;
 }
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
 const uriOf = (folder: string, handle: string) => URI.file(path.join(folder, `${handle}.skill.md`)).toString();
+const handleOf = (uri: string) => path.basename(URI.parse(uri).fsPath, ".skill.md");
+
+/** The menu-similar comparison after the cold start. */
+interface MenuFigures {
+  /** Spawn to the server saying every summary is compared. */
+  readonly readyMs: number;
+  /** Skills with a warning: as the server counted them, and as the workspace diagnostics reported them. */
+  readonly warned: number;
+  readonly reported: number;
+  /** Completion requests answered while the comparison ran. */
+  readonly completionDuringMs: readonly number[];
+}
 
 /** The floor: list the folder, read every file and scan its mentions, the plainest fastest way (no server). */
 function floor(folder: string): number {
@@ -138,6 +200,10 @@ class SkillSubject implements Subject {
   readonly #workspace: GeneratedWorkspace;
   readonly #documents = new Map<string, { text: string; version: number }>();
   readonly #indexed: Promise<number>;
+  /** When the server said the menu's summaries are compared, and how many skills have a warning. */
+  readonly #compared: Promise<{ at: number; warned: number }>;
+  /** The cold start's workspace diagnostics: result ids, for the long poll that brings the menu-similar warnings. */
+  #resultIds: { uri: string; value: string }[] = [];
   #edits = 0;
   #disabled = false;
 
@@ -159,7 +225,12 @@ class SkillSubject implements Subject {
     connection.onNotification("skill/status", (status: { indexing?: boolean }) => {
       if (status.indexing === false) indexed();
     });
-    connection.onNotification("window/logMessage", () => undefined);
+    let compared: (figures: { at: number; warned: number }) => void = () => undefined;
+    this.#compared = new Promise((resolve) => (compared = resolve));
+    connection.onNotification("window/logMessage", (params: { message?: string }) => {
+      const warned = /^Compared the menu's summaries in \d+ ms: (\d+) skills/.exec(params.message ?? "")?.[1];
+      if (warned !== undefined) compared({ at: performance.now(), warned: Number(warned) });
+    });
     connection.onNotification("window/showMessage", () => undefined);
     connection.listen();
   }
@@ -168,8 +239,7 @@ class SkillSubject implements Subject {
     return this.server.connection;
   }
 
-  async cold(): Promise<ColdFigures> {
-    const spawnedAt = this.server.spawnedAt;
+  async #initialize(): Promise<void> {
     await this.#connection.sendRequest("initialize", {
       processId: process.pid,
       rootUri: null,
@@ -193,16 +263,101 @@ class SkillSubject implements Subject {
         window: { workDoneProgress: true },
       },
     });
+  }
+
+  /** The user's scenario on this fresh process: the editors opened right after `initialize`, then their diagnostics pulled. */
+  async openEditors(handles: readonly string[]): Promise<OpenEditorsFigures> {
+    const spawnedAt = this.server.spawnedAt;
+    await this.#initialize();
+    await this.#connection.sendNotification("initialized", {});
+    const uris = await Promise.all(handles.map((handle) => this.#open(handle)));
+    const reports = await Promise.all(uris.map((uri) => this.#diagnostics(uri)));
+    const ms = performance.now() - spawnedAt;
+    const dangling = reports.reduce((sum, items) => sum + items.filter((item) => item.code === "unknown-mention").length, 0);
+    const expected = uris.reduce((sum, uri) => sum + (this.#text(uri).match(/@missing-/g)?.length ?? 0), 0);
+    return { ms, dangling, expected };
+  }
+
+  async cold(): Promise<ColdFigures> {
+    const spawnedAt = this.server.spawnedAt;
+    await this.#initialize();
     const initializeMs = performance.now() - spawnedAt;
     await this.#connection.sendNotification("initialized", {});
     const readyMs = (await this.#indexed) - spawnedAt;
     const report = await this.#connection.sendRequest<{ items: WorkspaceDocumentDiagnosticReport[] }>("workspace/diagnostic", { previousResultIds: [] });
     const ms = performance.now() - spawnedAt;
+    this.#resultIds = report.items.flatMap((item) => (item.kind === "full" && item.resultId ? [{ uri: item.uri, value: item.resultId }] : []));
     const cpuMs = cpuTimeOf(this.server.child.pid);
     const dangling = report.items.reduce((sum, item) => sum + (item.kind === "full" ? item.items.filter((diagnostic) => diagnostic.code === "unknown-mention").length : 0), 0);
     if (report.items.length < this.#workspace.count) throw new Error(`workspace/diagnostic answered ${report.items.length} of ${this.#workspace.count} files.`);
     return { ms, cpuMs, initializeMs, readyMs, files: report.items.length, dangling };
   }
+
+  /**
+   * After the cold start: completion asked again and again while the menu's summaries are compared in the
+   * background (it must not wait for them), until the server says they are; then the warnings, which come to
+   * the workspace diagnostics' long poll.
+   */
+  async menuSimilarity(timeoutMs: number): Promise<MenuFigures> {
+    const uri = await this.#open(this.#workspace.plain);
+    await this.#replace(uri, this.#text(uri).length, 0, "\nAsk @");
+    const position = positionAt(this.#text(uri), this.#text(uri).length);
+    const duringMs: number[] = [];
+    let done = false;
+    const compared = this.#compared.then((figures) => ((done = true), figures));
+    const deadline = performance.now() + timeoutMs;
+    while (!done && performance.now() < deadline) {
+      const { ms } = await timed(() => this.#connection.sendRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } }));
+      if (!done) duringMs.push(ms);
+    }
+    await this.#replace(uri, this.#text(uri).length - 6, 6, "");
+    const { at, warned } = await within(Math.max(1, deadline - performance.now()), "the menu-similar comparison", compared);
+    const similar = new Map<string, string>();
+    if (warned > 0) {
+      const report = await this.#connection.sendRequest<{ items: WorkspaceDocumentDiagnosticReport[] }>("workspace/diagnostic", { previousResultIds: this.#resultIds });
+      for (const item of report.items) {
+        const first = item.kind === "full" ? item.items.find((diagnostic) => diagnostic.code === "menu-similar") : undefined;
+        const neighbour = first && /is so like @([a-z0-9-]+)'s/.exec(first.message)?.[1];
+        if (neighbour) similar.set(item.uri, neighbour);
+      }
+    }
+    this.#similar = similar;
+    return { readyMs: at - this.server.spawnedAt, warned, reported: similar.size, completionDuringMs: duringMs };
+  }
+
+  #similar = new Map<string, string>();
+  #summaryEdits = 0;
+
+  /**
+   * One summary made unlike every other (or back): until its own diagnostics and its neighbour's show the
+   * change. Only the pairs it is in are compared again.
+   */
+  async summaryEdit(): Promise<number | undefined> {
+    const skip = new Set([RENAME_HUB, EDIT_HUB, BIG_FILE, this.#workspace.plain]);
+    const [targetUri, neighbour] = [...this.#similar].find(([uri]) => !skip.has(handleOf(uri))) ?? [];
+    if (!targetUri || !neighbour) return undefined;
+    const uri = await this.#open(handleOf(targetUri));
+    const neighbourUri = await this.#open(neighbour);
+    const target = handleOf(uri);
+    const unlike = this.#summaryEdits++ % 2 === 0;
+    const text = this.#text(uri);
+    const start = text.indexOf("summary: ") + "summary: ".length;
+    const end = text.indexOf("\n", start);
+    this.#originalSummary ??= text.slice(start, end);
+    const summary = unlike ? `Zqvx wuvq kzzv pqxz ${this.#summaryEdits}` : this.#originalSummary;
+    const { ms } = await timed(async () => {
+      await this.#replace(uri, start, end - start, summary);
+      for (;;) {
+        const [own, theirs] = await Promise.all([this.#diagnostics(uri), this.#diagnostics(neighbourUri)]);
+        const ownWarned = own.some((item) => item.code === "menu-similar");
+        const theirsNamesIt = theirs.some((item) => item.code === "menu-similar" && item.message.includes(`@${target}'s`));
+        if (unlike ? !ownWarned && !theirsNamesIt : ownWarned) break;
+      }
+    });
+    return ms;
+  }
+
+  #originalSummary: string | undefined;
 
   async #open(handle: string): Promise<string> {
     const uri = uriOf(this.#workspace.skills, handle);
@@ -351,12 +506,137 @@ const OPERATIONS: readonly Operation[] = [
   },
 ];
 
+/**
+ * The user's scenario, both servers alternately on fresh processes: the editors a restored window has open,
+ * opened right after `initialize`, until every one has its diagnostics. Runs `runs` times each.
+ */
+async function openEditorsScenario(workspace: GeneratedWorkspace, runs: number, peerEnabled: boolean, peerTimeoutMs: number): Promise<{ ours: OpenEditorsFigures[]; peer: OpenEditorsFigures[]; peerFailure?: string }> {
+  const handles = openEditorHandles(workspace);
+  const ours: OpenEditorsFigures[] = [];
+  const peer: OpenEditorsFigures[] = [];
+  let peerFailure: string | undefined;
+  for (let round = 0; round < runs; round++) {
+    const turns: (() => Promise<void>)[] = [
+      async () => {
+        const subject = new SkillSubject(workspace, undefined);
+        try {
+          ours.push(await within(Math.max(120_000, workspace.count * 20), "skill-lsp's open editors", subject.openEditors(handles)));
+        } finally {
+          await subject.stop();
+        }
+      },
+    ];
+    if (peerEnabled && peerFailure === undefined) {
+      turns.push(async () => {
+        const subject = new MarkdownSubject(workspace);
+        try {
+          peer.push(await within(peerTimeoutMs, "the Markdown server's open editors", subject.openEditors(handles)));
+        } catch (error) {
+          peerFailure = describeFailure(error);
+        } finally {
+          await subject.stop();
+        }
+      });
+    }
+    if (round % 2 === 1) turns.reverse();
+    for (const turn of turns) await turn();
+  }
+  return { ours, peer, peerFailure };
+}
+
+/** `skill-lsp check` on the folder, as a user runs it: the whole process, its output read. */
+async function checkCli(folder: string): Promise<{ ms: number; lines: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "check", folder], { stdio: ["ignore", "pipe", "ignore"] });
+  let lines = 0;
+  child.stdout.on("data", (chunk: Buffer) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0 && code !== 1) throw new Error(`skill-lsp check exited with ${code}.`);
+  return { ms: performance.now() - started, lines };
+}
+
+/** The menu-similar index against brute force over every pair of the workspace's summaries. */
+interface RecallFigures {
+  readonly summaries: number;
+  /** Pairs at or above the threshold, by comparing every pair. */
+  readonly truePairs: number;
+  /** Of those, the pairs the index found; and pairs it found that are not. */
+  readonly found: number;
+  readonly falsePairs: number;
+  readonly indexMs: number;
+  readonly bruteForceMs: number;
+}
+
+function similarityRecall(summaries: readonly string[]): RecallFigures {
+  const keys = summaries.map((_, i) => String(i));
+  const started = performance.now();
+  const index = new SimilarityIndex();
+  index.build(summaries.map((summary, i) => [keys[i] ?? "", summary] as const));
+  const found = new Set<string>();
+  for (const key of keys) for (const neighbour of index.neighbours(key)) if (key < neighbour.key) found.add(`${key} ${neighbour.key}`);
+  const indexMs = performance.now() - started;
+  const bruteStarted = performance.now();
+  // Every pair, compared as sorted term ids (the same cosine as termSimilarity, checked on a sample below).
+  const ids = new Map<string, number>();
+  const terms = summaries.map((summary) => Int32Array.from(summaryTerms(summary).map((term) => ids.get(term) ?? ids.set(term, ids.size).size - 1)).sort());
+  const t = MENU_SIMILARITY_THRESHOLD;
+  let truePairs = 0;
+  let hits = 0;
+  for (let i = 0; i < terms.length; i++) {
+    const a = terms[i] ?? new Int32Array();
+    const n = a.length;
+    if (n < MIN_SUMMARY_TERMS) continue;
+    for (let j = i + 1; j < terms.length; j++) {
+      const b = terms[j] ?? new Int32Array();
+      const m = b.length;
+      if (m < MIN_SUMMARY_TERMS || m < t * t * n - 1e-9 || t * t * m > n + 1e-9) continue;
+      let shared = 0;
+      for (let x = 0, y = 0; x < n && y < m; ) {
+        const u = a[x] as number;
+        const v = b[y] as number;
+        if (u === v) {
+          shared++;
+          x++;
+          y++;
+        } else if (u < v) x++;
+        else y++;
+      }
+      if (shared / Math.sqrt(n * m) < t - 1e-9) continue;
+      truePairs++;
+      const [first, second] = [String(i), String(j)].sort();
+      if (found.has(`${first} ${second}`)) hits++;
+    }
+  }
+  // The id arrays score like the core's measure.
+  for (let k = 0; k + 1 < Math.min(summaries.length, 200); k += 2) {
+    const expected = termSimilarity(summaryTerms(summaries[k] ?? ""), summaryTerms(summaries[k + 1] ?? ""));
+    const a = terms[k] ?? new Int32Array();
+    const b = terms[k + 1] ?? new Int32Array();
+    const shared = [...a].filter((id) => b.includes(id)).length;
+    const score = a.length === 0 || b.length === 0 ? 0 : shared / Math.sqrt(a.length * b.length);
+    if (Math.abs(score - expected) > 1e-9) throw new Error("The brute force's measure differs from the core's.");
+  }
+  return { summaries: summaries.length, truePairs, found: hits, falsePairs: found.size - hits, indexMs, bruteForceMs: performance.now() - bruteStarted };
+}
+
 function describeFailure(error: unknown): string {
   return error instanceof Timeout ? `timed out: ${error.message}` : error instanceof Error ? error.message : String(error);
 }
 
 async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled: boolean): Promise<{ ours: OurFigures; peer: ServerFigures | undefined }> {
-  const ours: OurFigures = { ...emptyFigures(), completionMs: [], completionItems: 0, completionTypedMs: [], completionTypedItems: 0, semanticTokensMs: [], semanticTokens: 0 };
+  const ours: OurFigures = {
+    ...emptyFigures(),
+    completionMs: [],
+    completionItems: 0,
+    completionTypedMs: [],
+    completionTypedItems: 0,
+    semanticTokensMs: [],
+    semanticTokens: 0,
+    openEditorsMs: [],
+    summaryEditMs: [],
+  };
   const peerTimeoutMs = args.peerTimeoutMs ?? 120_000;
   const ourTimeoutMs = Math.max(120_000, workspace.count * 20);
   const skill = new SkillSubject(workspace, args.profile);
@@ -366,6 +646,13 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
     ours.cold = await within(ourTimeoutMs, "skill-lsp's cold start", skill.cold());
     ours.rssAfterIndexMb = memoryOf(skill.server.child.pid).rssMb;
     log(`  skill-lsp: cold start ${ms(ours.cold.ms)} (server CPU ${ms(ours.cold.cpuMs)})`);
+    ours.menu = await skill.menuSimilarity(ourTimeoutMs);
+    log(`  skill-lsp: menu-similar ready ${ms(ours.menu.readyMs)} after spawn, ${count(ours.menu.warned)} skills warned; completion p95 meanwhile ${ms(p95([...ours.menu.completionDuringMs]))}`);
+    for (let i = 0; i < 2 * args.rounds; i++) {
+      const edit = await within(ourTimeoutMs, "skill-lsp's summary edit", skill.summaryEdit());
+      if (edit === undefined) break;
+      ours.summaryEditMs.push(edit);
+    }
     Object.assign(ours, await within(ourTimeoutMs, "skill-lsp's completion", skill.completion(200)));
     Object.assign(ours, await within(ourTimeoutMs, "skill-lsp's semantic tokens", skill.semanticTokens(args.rounds * 4)));
     log(`  skill-lsp: completion p95 ${ms(percentile(ours.completionMs, 95))}, after @qui ${ms(percentile(ours.completionTypedMs, 95))}`);
@@ -462,6 +749,11 @@ function rowsFor(result: SizeResult): Row[] {
     pair("  server CPU time (user + system) for it", ours.cold?.cpuMs, peer?.cold?.cpuMs),
     pair("  of which: initialize answered", ours.cold?.initializeMs, peer?.cold?.initializeMs),
     pair("  of which: indexed (ours) / all opened (theirs)", ours.cold?.readyMs, peer?.cold?.readyMs),
+    pair("editors open at start: their 50 diagnostics", med(ours.openEditorsMs), med(result.peerOpenEditors?.ms)),
+    { label: "menu-similar warnings ready, after spawn", ours: ms(ours.menu?.readyMs) },
+    { label: "completion p95 while they are compared", ours: ms(p95(ours.menu ? [...ours.menu.completionDuringMs] : undefined)) },
+    { label: "summary edit → its pairs' warnings, median", ours: ms(med(ours.summaryEditMs)) },
+    { label: "skill-lsp check, the whole process", ours: ms(ours.checkMs) },
     { label: "completion after @, median", ours: ms(med(ours.completionMs)) },
     { label: "completion after @, 95th percentile", ours: ms(p95(ours.completionMs)) },
     { label: "completion after @qui, 95th percentile", ours: ms(p95(ours.completionTypedMs)) },
@@ -492,7 +784,7 @@ function printTable(results: readonly SizeResult[], context: Record<string, unkn
     const { workspace, ours, peer } = result;
     out.push("");
     out.push(
-      `== ${count(result.count)} files: ${(workspace.bytes / 1e6).toFixed(1)} MB of skills, ${count(workspace.mentions)} mentions (${count(workspace.dangling)} dangling), ` +
+      `== ${count(result.count)} files, ${result.shape}: ${(workspace.bytes / 1e6).toFixed(1)} MB of skills, ${count(workspace.mentions)} mentions (${count(workspace.dangling)} dangling), ` +
         `${count(workspace.renameDependents)} files mention @${RENAME_HUB}; the Markdown twin has the same links ==`,
     );
     if (peer?.failure) out.push(`   peer: ${peer.failure}`);
@@ -506,57 +798,136 @@ function printTable(results: readonly SizeResult[], context: Record<string, unkn
         `rename edits ${count(ours.renameFiles)} / ${peer?.renameMs.length ? count(peer.renameFiles) : "—"} files, ` +
         `cascade ${count(ours.fileRenameFiles)} / ${peer?.fileRenameMs.length ? count(peer.fileRenameFiles) : "—"} files${sane ? "" : "  (MISMATCH)"}`,
     );
-  }
-  if (results.length > 1) {
-    const first = results[0];
-    const last = results[results.length - 1];
-    out.push("");
-    out.push(`== growth with the workspace (skill-lsp): ${count(first?.count ?? 0)} → ${count(last?.count ?? 0)} files is ${((last?.count ?? 0) / (first?.count ?? 1)).toFixed(0)}× ==`);
-    out.push(`${"".padEnd(50)}${results.map((result) => count(result.count).padStart(12)).join("")}${"growth".padStart(10)}`);
-    const growthRows: [string, (result: SizeResult) => number | undefined, (value: number | undefined) => string][] = [
-      ["floor", (result) => result.floorMs, ms],
-      ["cold start → complete diagnostics", (result) => result.ours.cold?.ms, ms],
-      ["  server CPU time for it", (result) => result.ours.cold?.cpuMs, ms],
-      ["completion after @, 95th percentile", (result) => p95(result.ours.completionMs), ms],
-      ["completion after @qui, 95th percentile", (result) => p95(result.ours.completionTypedMs), ms],
-      ["edit → its diagnostics, median", (result) => med(result.ours.editMs), ms],
-      [`change → its ${EDIT_FANOUT} dependents' diagnostics`, (result) => med(result.ours.dependentsMs), ms],
-      ["rename from a mention, 1,000 files", (result) => med(result.ours.renameMs), ms],
-      ["file rename cascade, 1,000 files", (result) => med(result.ours.fileRenameMs), ms],
-      ["resident memory after indexing", (result) => result.ours.rssAfterIndexMb, mb],
-    ];
-    for (const [label, pick, format] of growthRows) {
-      const a = first ? pick(first) : undefined;
-      const b = last ? pick(last) : undefined;
-      const growth = a !== undefined && b !== undefined && a > 0 ? `${(b / a).toFixed(1)}×` : "—";
-      out.push(`${label.padEnd(50)}${results.map((result) => format(pick(result)).padStart(12)).join("")}${growth.padStart(10)}`);
+    const openOurs = ours.openEditorsDangling;
+    const openPeer = result.peerOpenEditors?.dangling;
+    const openSane = openOurs !== undefined && openOurs.found === openOurs.expected && (openPeer === undefined || openPeer.found === openPeer.expected);
+    out.push(
+      `   check: open editors ${openOurs ? `${count(openOurs.found)} / ${openPeer ? count(openPeer.found) : "—"} dangling, ${count(openOurs.expected)} written` : "—"}; ` +
+        `menu-similar on ${count(ours.menu?.warned ?? 0)} skills (${count(ours.menu?.reported ?? 0)} reported); check printed ${count(ours.checkLines ?? 0)} lines${openSane ? "" : "  (MISMATCH)"}`,
+    );
+    if (result.peerOpenEditors?.failure) out.push(`   peer: open editors: ${result.peerOpenEditors.failure}`);
+    if (result.recall) {
+      const { recall } = result;
+      out.push(
+        `   menu-similar index vs brute force on these ${count(recall.summaries)} summaries: ${count(recall.found)} of ${count(recall.truePairs)} pairs at or above the threshold ` +
+          `(recall ${recall.truePairs === 0 ? "—" : `${((100 * recall.found) / recall.truePairs).toFixed(2)}%`}), ${count(recall.falsePairs)} false; index ${ms(recall.indexMs)}, brute force ${ms(recall.bruteForceMs)}`,
+      );
     }
   }
-  const target = results.find((result) => result.count === 10000);
-  if (target) {
-    const { ours, peer } = target;
-    out.push("");
-    out.push("== targets at 10,000 skills ==");
-    const check = (label: string, holds: boolean | undefined, figure: string) => out.push(`${label.padEnd(50)}${figure.padStart(16)}   ${holds === undefined ? "not measured" : holds ? "holds" : "MISSED"}`);
-    const rename = Math.max(med(ours.renameMs) ?? Number.NaN, med(ours.fileRenameMs) ?? Number.NaN);
-    check("cold start → complete diagnostics < 1 s", ours.cold ? ours.cold.ms < 1000 : undefined, ms(ours.cold?.ms));
-    check("completion 95th percentile < 5 ms", (p95(ours.completionMs) ?? Infinity) < 5, ms(p95(ours.completionMs)));
-    check("edit → its diagnostics < 10 ms", (med(ours.editMs) ?? Infinity) < 10, ms(med(ours.editMs)));
-    check("1,000-file rename < 150 ms", rename < 150, ms(rename));
-    check("resident memory < 150 MB", ours.peakMb < 150, mb(ours.peakMb));
-    const pairs: [number | undefined, number | undefined][] = [
-      [ours.cold?.ms, peer?.cold?.ms ?? peer?.coldTimeoutMs],
-      [med(ours.editMs), med(peer?.editMs)],
-      [med(ours.dependentsMs), med(peer?.dependentsMs)],
-      [med(ours.referencesMs), med(peer?.referencesMs)],
-      [med(ours.renameMs), med(peer?.renameMs)],
-      [med(ours.fileRenameMs), med(peer?.fileRenameMs)],
-    ];
-    const measured = pairs.filter(([mine, theirs]) => mine !== undefined && theirs !== undefined);
-    const faster = measured.filter(([mine, theirs]) => (mine ?? 0) < (theirs ?? 0)).length;
-    check("faster than the Markdown server on every pair", measured.length === pairs.length ? faster === pairs.length : undefined, `${faster}/${pairs.length} pairs`);
-  }
+  for (const shape of WORKSPACE_SHAPES) printGrowth(out, results.filter((result) => result.shape === shape));
+  printGoals(out, results);
   console.log(out.join("\n"));
+}
+
+/** How each figure grows over one shape's sizes, and the log-log slope from 10,000 files to the largest. */
+function printGrowth(out: string[], results: readonly SizeResult[]): void {
+  if (results.length < 2) return;
+  const first = results[0];
+  const last = results[results.length - 1];
+  if (!first || !last) return;
+  out.push("");
+  out.push(`== growth with the workspace (skill-lsp, ${last.shape}): ${count(first.count)} → ${count(last.count)} files is ${(last.count / first.count).toFixed(0)}× ==`);
+  const tenThousand = results.find((result) => result.count === 10000);
+  const from = tenThousand && tenThousand !== last ? tenThousand : first;
+  const slopeLabel = `slope ${count(from.count / 1000)}k→${count(last.count / 1000)}k`;
+  out.push(`${"".padEnd(50)}${results.map((result) => count(result.count).padStart(12)).join("")}${"growth".padStart(10)}${slopeLabel.padStart(18)}`);
+  for (const [label, pick, format] of GROWTH_ROWS) {
+    const a = pick(first);
+    const b = pick(last);
+    const growth = a !== undefined && b !== undefined && a > 0 ? `${(b / a).toFixed(1)}×` : "—";
+    out.push(`${label.padEnd(50)}${results.map((result) => format(pick(result)).padStart(12)).join("")}${growth.padStart(10)}${formatSlope(slope(from, last, pick)).padStart(18)}`);
+  }
+}
+
+type FigureOf = (result: SizeResult) => number | undefined;
+
+const GROWTH_ROWS: readonly [string, FigureOf, (value: number | undefined) => string][] = [
+  ["floor", (result) => result.floorMs, ms],
+  ["editors open at start: their 50 diagnostics", (result) => med(result.ours.openEditorsMs), ms],
+  ["cold start → complete diagnostics", (result) => result.ours.cold?.ms, ms],
+  ["  server CPU time for it", (result) => result.ours.cold?.cpuMs, ms],
+  ["menu-similar warnings ready, after spawn", (result) => result.ours.menu?.readyMs, ms],
+  ["skill-lsp check, the whole process", (result) => result.ours.checkMs, ms],
+  ["completion after @, 95th percentile", (result) => p95(result.ours.completionMs), ms],
+  ["completion after @qui, 95th percentile", (result) => p95(result.ours.completionTypedMs), ms],
+  ["edit → its diagnostics, median", (result) => med(result.ours.editMs), ms],
+  ["summary edit → its pairs' warnings, median", (result) => med(result.ours.summaryEditMs), ms],
+  [`change → its ${EDIT_FANOUT} dependents' diagnostics`, (result) => med(result.ours.dependentsMs), ms],
+  ["rename from a mention, 1,000 files", (result) => med(result.ours.renameMs), ms],
+  ["file rename cascade, 1,000 files", (result) => med(result.ours.fileRenameMs), ms],
+  ["resident memory after indexing", (result) => result.ours.rssAfterIndexMb, mb],
+  ["resident memory peak", (result) => result.ours.peakMb, mb],
+];
+
+/** d log(figure) / d log(files) between two sizes: 1 grows as the workspace does, 2 as its square. */
+function slope(a: SizeResult, b: SizeResult, pick: FigureOf): number | undefined {
+  const x = pick(a);
+  const y = pick(b);
+  if (x === undefined || y === undefined || !(x > 0) || !(y > 0) || a.count === b.count) return undefined;
+  return Math.log(y / x) / Math.log(b.count / a.count);
+}
+
+const formatSlope = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? "—" : value.toFixed(2));
+
+/** Every goal the project set itself for scale and speed, with the figure and whether it holds in this run. */
+function printGoals(out: string[], results: readonly SizeResult[]): void {
+  const at = (shape: WorkspaceShape, size: number) => results.find((result) => result.shape === shape && result.count === size);
+  const lines: string[] = [];
+  const goal = (label: string, figure: number | undefined, limit: number, format: (value: number | undefined) => string, shown = format(figure)) => {
+    const verdict = figure === undefined || Number.isNaN(figure) ? "not measured" : figure <= limit ? "holds" : "MISSED";
+    lines.push(`${label.padEnd(62)}${shown.padStart(18)}   ${verdict}`);
+  };
+  const times = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? "—" : `${value.toFixed(2)}×`);
+  const realistic10k = at("realistic", 10000);
+  if (realistic10k) {
+    const { ours, peer } = realistic10k;
+    goal("open editors' diagnostics ≤ 0.5× the Markdown server's (10k)", ratioOf(med(ours.openEditorsMs), med(realistic10k.peerOpenEditors?.ms)), 0.5, times);
+    goal("whole index ≤ 5× the floor (10k)", ours.cold ? ours.cold.ms / realistic10k.floorMs : undefined, 5, times);
+    const pairs: [string, number | undefined, number | undefined][] = [
+      ["edit → its diagnostics", med(ours.editMs), med(peer?.editMs)],
+      ["dependents", med(ours.dependentsMs), med(peer?.dependentsMs)],
+      ["references", med(ours.referencesMs), med(peer?.referencesMs)],
+      ["rename", med(ours.renameMs), med(peer?.renameMs)],
+      ["file rename cascade", med(ours.fileRenameMs), med(peer?.fileRenameMs)],
+    ];
+    const worst = pairs.map(([name, mine, theirs]) => [name, ratioOf(mine, theirs)] as const).reduce<readonly [string, number | undefined]>((a, b) => ((b[1] ?? -1) > (a[1] ?? -1) ? b : a), ["", undefined]);
+    goal(`every shared operation ≤ 0.5× the peer's (10k; worst: ${worst[0] || "—"})`, worst[1], 0.5, times);
+    goal("completion p95 ≤ 2 ms (10k)", p95(ours.completionMs), 2, ms);
+  }
+  for (const [shape, factor] of [["realistic", 1], ["worst", 2]] as const) {
+    const tag = shape === "worst" ? " (worst case: 2× the goal)" : "";
+    const r50 = at(shape, 50000);
+    const r100 = at(shape, 100000);
+    if (r50) {
+      goal(`whole index ≤ ${2 * factor} s at 50k${tag}`, r50.ours.cold?.ms, 2000 * factor, ms);
+      goal(`resident memory ≤ ${250 * factor} MB at 50k${tag}`, r50.ours.peakMb, 250 * factor, mb);
+    }
+    if (r100) {
+      goal(`whole index ≤ ${4 * factor} s at 100k${tag}`, r100.ours.cold?.ms, 4000 * factor, ms);
+      goal(`resident memory ≤ ${450 * factor} MB at 100k${tag}`, r100.ours.peakMb, 450 * factor, mb);
+      goal(`skill-lsp check ≤ ${5 * factor} s at 100k${tag}`, r100.ours.checkMs, 5000 * factor, ms);
+      goal(`menu-similar warnings ready ≤ ${4 * factor} s after spawn at 100k${tag}`, r100.ours.menu?.readyMs, 4000 * factor, ms);
+      goal(`summary edit → its pairs' warnings < 20 ms at 100k${tag}`, med(r100.ours.summaryEditMs), 20 - 1e-9, ms);
+      goal(`completion p95 while menu-similar is compared ≤ 2 ms at 100k${tag}`, p95(r100.ours.menu ? [...r100.ours.menu.completionDuringMs] : undefined), 2, ms);
+    }
+    const from = at(shape, 10000);
+    const to = [...results].reverse().find((result) => result.shape === shape && result.count > 10000);
+    if (from && to) {
+      goal(`log-log slope of the whole index, 10k→${count(to.count / 1000)}k ≤ 1.1${tag}`, slope(from, to, (result) => result.ours.cold?.ms), 1.1, formatSlope);
+      goal(`log-log slope of resident memory, 10k→${count(to.count / 1000)}k ≤ 1.1${tag}`, slope(from, to, (result) => result.ours.peakMb), 1.1, formatSlope);
+    }
+  }
+  for (const result of results) {
+    if (result.recall && result.recall.truePairs > 0) goal(`menu-similar recall vs brute force ≥ 99% (${result.shape}, ${count(result.count / 1000)}k)`, -result.recall.found / result.recall.truePairs, -0.99, (value) => (value === undefined ? "—" : `${(-100 * value).toFixed(2)}%`));
+  }
+  if (lines.length === 0) return;
+  out.push("");
+  out.push("== goals ==");
+  out.push(...lines);
+}
+
+function ratioOf(ours: number | undefined, theirs: number | undefined): number | undefined {
+  return ours === undefined || theirs === undefined || !(theirs > 0) ? undefined : ours / theirs;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -574,24 +945,50 @@ async function main(): Promise<void> {
     process.exitCode = await runPlannerBench(argv.filter((_, i) => i !== plannerAt));
     return;
   }
+  const graphAt = argv.indexOf("--graph");
+  if (graphAt !== -1) {
+    process.exitCode = await runBenchModule("graph.ts", argv.filter((_, i) => i !== graphAt));
+    return;
+  }
   const args = parseArgs(argv);
   if (!existsSync(SERVER)) throw new Error("dist/server.js is missing: build it first with `node esbuild.mjs`.");
-  const peer = args.peer && peerInstalled();
-  if (args.peer && !peer) log("vscode-markdown-languageserver is not installed (npm i -D -E vscode-markdown-languageserver@0.5.0): running without the peer.");
+  if (args.peer && !peerInstalled()) log(`Installing the peer, ${PEER.name}@${PEER.version}, once into ${PEER_CACHE} (SKILL_LSP_PEER_CACHE)…`);
+  const peerSetup = args.peer ? ensurePeer() : { ok: false };
+  const peer = args.peer && peerSetup.ok;
+  if (args.peer && !peer) log(`${peerSetup.reason ?? "The peer cannot run"}: running without the peer.`);
   const loadBefore = loadavg().map((value) => value.toFixed(2)).join(" ");
   const root = await fs.mkdtemp(path.join(tmpdir(), "skill-bench-"));
   const results: SizeResult[] = [];
   try {
-    for (const size of args.sizes) {
-      log(`${count(size)} files: generating both workspaces…`);
-      const generated = await timed(() => generateWorkspaces(path.join(root, String(size)), size));
+    const plan: [WorkspaceShape, number][] = [
+      ...args.sizes.map((size) => ["realistic", size] as [WorkspaceShape, number]),
+      ...args.worstSizes.map((size) => ["worst", size] as [WorkspaceShape, number]),
+      ...args.distinctSizes.map((size) => ["distinct", size] as [WorkspaceShape, number]),
+    ];
+    for (const [shape, size] of plan) {
+      log(`${count(size)} files (${shape}): generating both workspaces…`);
+      const generated = await timed(() => generateWorkspaces(path.join(root, `${shape}-${size}`), size, undefined, shape));
       const workspace = generated.value;
       floor(workspace.skills); // warms the page cache
       const floorMs = median([floor(workspace.skills), floor(workspace.skills), floor(workspace.skills)]);
-      log(`${count(size)} files: floor ${ms(floorMs)}; running both servers…`);
-      const { ours, peer: peerFigures } = await benchSize(workspace, args, peer);
+      const withPeer = peer && size <= args.peerMax;
+      log(`${count(size)} files (${shape}): floor ${ms(floorMs)}; the open editors, fresh processes…`);
+      const open = await openEditorsScenario(workspace, args.openRuns, withPeer, args.peerTimeoutMs ?? 120_000);
+      log(`  open editors: skill-lsp ${ms(median(open.ours.map((run) => run.ms)))}${withPeer ? `, markdown-ls ${ms(med(open.peer.map((run) => run.ms)))}${open.peerFailure ? ` (${open.peerFailure})` : ""}` : ""}`);
+      log(`${count(size)} files (${shape}): running both servers…`);
+      const { ours, peer: peerFigures } = await benchSize(workspace, args, withPeer);
+      ours.openEditorsMs = open.ours.map((run) => run.ms);
+      const dangling = (runs: readonly OpenEditorsFigures[]) => (runs[0] ? { found: runs[0].dangling, expected: runs[0].expected } : undefined);
+      ours.openEditorsDangling = dangling(open.ours);
+      const checked = await checkCli(workspace.skills);
+      ours.checkMs = checked.ms;
+      ours.checkLines = checked.lines;
+      log(`  skill-lsp check: ${ms(checked.ms)}, ${count(checked.lines)} lines`);
+      const recall = size === 10000 && shape !== "distinct" ? similarityRecall(workspace.summaries) : undefined;
+      if (recall) log(`  menu-similar index: ${count(recall.found)} of ${count(recall.truePairs)} pairs, ${count(recall.falsePairs)} false`);
       results.push({
         count: size,
+        shape,
         workspace: {
           bytes: workspace.bytes,
           mentions: workspace.totalMentions,
@@ -603,6 +1000,8 @@ async function main(): Promise<void> {
         floorMs,
         ours,
         peer: peerFigures,
+        peerOpenEditors: withPeer ? { ms: open.peer.map((run) => run.ms), dangling: dangling(open.peer), failure: open.peerFailure } : undefined,
+        recall,
       });
       if (!args.keep) await fs.rm(workspace.root, { recursive: true, force: true });
     }
@@ -629,6 +1028,17 @@ async function main(): Promise<void> {
     // One thread: the generated model is too small to share among threads (two are slower on it, not faster).
     process.exitCode = await runPlannerBench(["--threads", "1", "--runs", "8"]);
   }
+  // The graph panel's layout engines (bench/graph.ts).
+  if (args.graph && !process.exitCode) {
+    console.log("");
+    process.exitCode = await runBenchModule("graph.ts", []);
+  }
+}
+
+/** Another bench module in its own process, its output inline. */
+async function runBenchModule(file: string, args: readonly string[]): Promise<number> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, file), ...args], { stdio: "inherit" });
+  return new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
 }
 
 /** bench/planner.ts in its own process (node-llama-cpp's threads stay out of the server figures). */

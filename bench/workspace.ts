@@ -35,6 +35,7 @@ export interface GeneratedWorkspace {
   /** The same skills as Agent Skills folders (`skills/<handle>/SKILL.md`, `/handle` references); written when asked. */
   readonly agentSkills: string | undefined;
   readonly count: number;
+  readonly shape: WorkspaceShape;
   /** Every handle, in generation order (the hubs and the big file included). */
   readonly handles: readonly string[];
   /** Handles of the files that mention the rename hub / the edit hub. */
@@ -45,6 +46,8 @@ export interface GeneratedWorkspace {
   readonly totalMentions: number;
   readonly danglingMentions: number;
   readonly bytes: number;
+  /** Each file's summary, in the order of `handles`. */
+  readonly summaries: readonly string[];
 }
 
 
@@ -56,9 +59,19 @@ const WORDS = (
   "summary detail source quote name time place order priority follow reply draft send open close"
 ).split(" ");
 
-/** Summaries are one-liners about distinct jobs: built from a large vocabulary, so that (as in a real workspace) few are alike. */
+/**
+ * The workspace's shape. `distinct`: summaries from a vocabulary of 4,000 invented words, so that few are alike,
+ * and mentions spread uniformly. `realistic`: summaries in the phrasings of real menu entries, their words drawn
+ * from a few hundred English words with a Zipf-like frequency (a few words in most summaries, most words rare),
+ * handles made of the same words, and mentions that cluster (a skill mostly mentions skills of its own domain and
+ * a few popular ones). `worst`: the realistic workspace whose summaries all come from 50 words, drawn uniformly,
+ * so every term is common.
+ */
+export type WorkspaceShape = "distinct" | "realistic" | "worst";
+export const WORKSPACE_SHAPES: readonly WorkspaceShape[] = ["distinct", "realistic", "worst"];
+
 const VERBS = ["Finds", "Checks", "Drafts", "Lists", "Summarises", "Plans", "Sorts", "Tracks", "Compares", "Collects", "Reviews", "Books"];
-function vocabulary(rand: () => number, size: number): string[] {
+function inventedVocabulary(rand: () => number, size: number): string[] {
   const consonants = "bcdfghklmnprstvz";
   const vowels = "aeiou";
   const words = new Set<string>();
@@ -71,6 +84,106 @@ function vocabulary(rand: () => number, size: number): string[] {
   return [...words];
 }
 
+function unique(words: readonly string[]): string[] {
+  return [...new Set(words)];
+}
+
+/** The realistic shape's words, most frequent first within each list (the Zipf rank is the place in the list). */
+const ACTIONS = unique(
+  (
+  "search check draft find plan sort track review summarise prepare book list compare collect remind answer fetch " +
+  "schedule update clean archive tag merge export import translate rewrite estimate watch flag rank group file " +
+  "label share sync backup rename convert validate monitor report forward"
+).split(" "),
+);
+const SUBJECTS = unique(
+  (
+  "notes calendar email inbox files messages meetings tasks documents contacts reminders invoices photos trips " +
+  "bookmarks receipts projects reports tickets orders bills events recipes articles papers slides sheets forms " +
+  "notebook journal diary memos letters replies threads chats calls voicemails podcasts videos songs playlists " +
+  "books loans subscriptions accounts passwords devices backups logs alerts incidents releases builds tests issues " +
+  "commits branches reviews deploys servers metrics dashboards budgets expenses payments taxes salaries contracts " +
+  "leases policies claims quotes proposals offers deals leads customers clients vendors partners teams people " +
+  "friends family guests visitors students courses lessons exams grades homework classes schedules shifts " +
+  "rotas holidays vacations flights hotels trains tickets visas maps routes places restaurants menus groceries " +
+  "meals workouts runs sleep habits goals plants pets cars repairs parts tools packages shipments deliveries " +
+  "returns warranties manuals guides sources quotes citations drafts outlines summaries agendas minutes decisions " +
+  "risks plans ideas questions answers topics keywords tags labels folders archives snapshots versions changes " +
+  "comments feedback surveys polls votes results figures charts tables records entries items lists"
+).split(" "),
+);
+const QUALIFIERS = unique(
+  (
+  "recent upcoming overdue important unread shared local weekly daily monthly urgent open pending draft old new " +
+  "public private personal team family travel work home school client project quarterly annual late early " +
+  "missing duplicate broken long short large small exact rough final first last next relative"
+).split(" "),
+);
+
+/** Phrasings of real menu entries; {a} an action, {s} a subject, {q} a qualifier. */
+const PHRASINGS = [
+  "{A} the user's {s} — {s}, {s}, {s} — for a {q} {s}",
+  "{A} one of the user's {q} {s} on any of their {s} or {s}",
+  "Prepare the user for {q} {s} — the {s}, the {s} and which {s} to bring",
+  "Sort what is waiting for the user — {s}, {s}, {q} {s} — into {q}, {q} and {q}",
+  "Keep track of the user's {s} and {a} them before the {q} {s}",
+  "Turn {q} {s} like {s} into {q} {s}",
+  "{A} a reply to {q} {s} about {s} and {s}",
+  "Plan a {s} around the user's {s} — {q} {s}, {s} already made, {s} to pack",
+  "{A} {s} a first {a} missed in the {q} {s}",
+  "{A} {q} {s} in the user's {s} and {a} the {s} that need it",
+];
+
+/** Reserved names: the hubs, the built-in tools. */
+const RESERVED = new Set(["shared-lookup", "shared-format", "big-index", "check-notebook", "find-file", "list-devices", "grep-memory", "current-date", "calendar"]);
+
+/** Draws from a list with probability proportional to 1 / (rank + 1): Zipf's law with exponent 1. */
+function zipfPicker(rand: () => number): <T>(list: readonly T[]) => T {
+  const cumulative = new Map<number, Float64Array>();
+  return <T>(list: readonly T[]): T => {
+    let table = cumulative.get(list.length);
+    if (!table) {
+      table = new Float64Array(list.length);
+      let sum = 0;
+      for (let k = 0; k < list.length; k++) table[k] = sum += 1 / (k + 1);
+      cumulative.set(list.length, table);
+    }
+    const target = rand() * (table[table.length - 1] ?? 0);
+    let low = 0;
+    let high = table.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((table[middle] ?? 0) < target) low = middle + 1;
+      else high = middle;
+    }
+    return list[low] as T;
+  };
+}
+
+/** What real summaries add after their main phrase: the cases they cover, when they apply. */
+const CLAUSES = [
+  ", for {q} {s} and {s}",
+  ", when the {s} or the {s} changes",
+  ", with the {q} {s} of each {s}",
+  ", from {s}, {s} or {q} {s}",
+  ", and {a} the {s} it finds",
+  ", before any {q} {s}",
+];
+
+/** A summary in one of the phrasings with one or two clauses, each slot filled by `word` from its list. */
+function phrasedSummary(rand: () => number, word: (list: readonly string[]) => string): string {
+  let phrasing = PHRASINGS[Math.floor(rand() * PHRASINGS.length)] ?? "";
+  const clauses = 1 + Math.floor(rand() * 2);
+  for (let k = 0; k < clauses; k++) phrasing += CLAUSES[Math.floor(rand() * CLAUSES.length)] ?? "";
+  return phrasing.replace(/\{([Aasq])\}/g, (_, slot: string) => {
+    if (slot === "A") {
+      const action = word(ACTIONS);
+      return action.charAt(0).toUpperCase() + action.slice(1);
+    }
+    return word(slot === "a" ? ACTIONS : slot === "s" ? SUBJECTS : QUALIFIERS);
+  });
+}
+
 function titleOf(handle: string): string {
   return handle
     .split("-")
@@ -78,7 +191,7 @@ function titleOf(handle: string): string {
     .join(" ");
 }
 
-interface Model {
+export interface Model {
   readonly handles: string[];
   /** For each file, its references in order: a handle, or a dangling name. */
   readonly mentions: string[][];
@@ -87,31 +200,97 @@ interface Model {
   readonly summaryMention: (string | undefined)[];
 }
 
-function buildModel(count: number, seed: number): Model {
-  const rand = seededRandom(seed);
+/** How a shape draws handles, summaries and the targets of mentions. */
+interface Drawing {
+  readonly handles: string[];
+  summary(i: number): string;
+  /** The handle the i-th file mentions next. */
+  target(i: number): string;
+}
+
+function distinctDrawing(rand: () => number, count: number): Drawing {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
   const handles: string[] = [RENAME_HUB, EDIT_HUB, BIG_FILE];
   for (let i = handles.length; i < count; i++) handles.push(`${pick(ADJECTIVES)}-${pick(NOUNS)}-${i.toString(36)}`);
+  const vocab = inventedVocabulary(rand, 4000);
+  return {
+    handles,
+    summary: () => `${pick(VERBS)} the ${pick(vocab)} ${pick(vocab)} for a ${pick(vocab)} ${pick(vocab)}`,
+    target: () => handles[Math.floor(rand() * count)] ?? RENAME_HUB,
+  };
+}
+
+/** Clustered mentions: most go to a skill of the same domain (the subject in its handle), some to popular skills. */
+const SAME_DOMAIN_SHARE = 0.6;
+const POPULAR_SHARE = 0.25;
+
+function phrasedDrawing(rand: () => number, count: number, shape: "realistic" | "worst"): Drawing {
+  const zipf = zipfPicker(rand);
+  const handles: string[] = [RENAME_HUB, EDIT_HUB, BIG_FILE];
+  const domainOf: number[] = [-1, -1, -1];
+  const taken = new Set<string>(RESERVED);
+  const domains = new Map<number, number[]>();
+  for (let i = handles.length; i < count; i++) {
+    const action = zipf(ACTIONS);
+    const subject = zipf(SUBJECTS);
+    let handle = `${action}-${subject}`;
+    for (let attempt = 0; taken.has(handle) && attempt < 4; attempt++) handle = `${action}-${zipf(QUALIFIERS)}-${subject}`;
+    for (let n = 2; taken.has(handle); n++) handle = `${action}-${subject}-${n}`;
+    taken.add(handle);
+    handles.push(handle);
+    const domain = SUBJECTS.indexOf(subject);
+    domainOf.push(domain);
+    const members = domains.get(domain) ?? [];
+    members.push(i);
+    domains.set(domain, members);
+  }
+  // The worst case's 50 words: the most frequent actions, subjects and qualifiers, each drawn uniformly.
+  const few = { actions: ACTIONS.slice(0, 10), subjects: SUBJECTS.slice(0, 30), qualifiers: QUALIFIERS.slice(0, 10) };
+  const word =
+    shape === "realistic"
+      ? (list: readonly string[]) => zipf(list)
+      : (list: readonly string[]) => {
+          const from = list === ACTIONS ? few.actions : list === SUBJECTS ? few.subjects : few.qualifiers;
+          return from[Math.floor(rand() * from.length)] ?? "";
+        };
+  const popular = Array.from({ length: Math.max(1, count - 3) }, (_, k) => k + 3);
+  return {
+    handles,
+    summary: () => phrasedSummary(rand, word),
+    target: (i) => {
+      const draw = rand();
+      const members = domains.get(domainOf[i] ?? -1);
+      if (draw < SAME_DOMAIN_SHARE && members && members.length > 1) return handles[members[Math.floor(rand() * members.length)] ?? 3] ?? RENAME_HUB;
+      if (draw < SAME_DOMAIN_SHARE + POPULAR_SHARE) return handles[zipf(popular)] ?? RENAME_HUB;
+      return handles[Math.floor(rand() * count)] ?? RENAME_HUB;
+    },
+  };
+}
+
+export function buildModel(count: number, seed: number, shape: WorkspaceShape): Model {
+  const rand = seededRandom(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
+  const drawing = shape === "distinct" ? distinctDrawing(rand, count) : phrasedDrawing(rand, count, shape);
+  const handles = drawing.handles;
   const mentions: string[][] = [];
   const sizes: number[] = [];
   const summaries: string[] = [];
   const summaryMention: (string | undefined)[] = [];
   let dangling = 0;
-  const vocab = vocabulary(rand, 4000);
   for (let i = 0; i < count; i++) {
     const wanted = 3 + Math.floor(rand() * 6);
     const list: string[] = [];
     while (list.length < wanted) {
       if (rand() < DANGLING_SHARE) list.push(`missing-${pick(NOUNS)}-${(dangling++).toString(36)}`);
-      else list.push(handles[Math.floor(rand() * count)] ?? RENAME_HUB);
+      else list.push(drawing.target(i));
     }
     // Some explicit two-skill cycles on top of the ones a random graph has.
     if (i % 50 === 10 && i + 1 < count) list[0] = handles[i + 1] ?? RENAME_HUB;
     if (i % 50 === 11) list[0] = handles[i - 1] ?? RENAME_HUB;
     mentions.push(list);
     sizes.push(500 + Math.floor(rand() * 2500));
-    summaries.push(`${pick(VERBS)} the ${pick(vocab)} ${pick(vocab)} for a ${pick(vocab)} ${pick(vocab)}`);
-    summaryMention.push(rand() < 0.1 ? handles[Math.floor(rand() * count)] : undefined);
+    summaries.push(drawing.summary(i));
+    summaryMention.push(rand() < 0.1 ? drawing.target(i) : undefined);
   }
   // The hubs: the first files after them mention them (replacing one random mention, so counts stay the same).
   const others = Array.from({ length: count }, (_, i) => i).filter((i) => i > 2);
@@ -205,9 +384,9 @@ async function writeAll(folder: string, files: readonly { name: string; text: st
  * Writes both workspaces of `count` files under `root` (skills/ and markdown/), and with `agentSkills` a third:
  * the same skills as Agent Skills folders (agent-skills/skills/<handle>/SKILL.md).
  */
-export async function generateWorkspaces(root: string, count: number, seed = 20261202, options: { readonly agentSkills?: boolean } = {}): Promise<GeneratedWorkspace> {
+export async function generateWorkspaces(root: string, count: number, seed = 20261202, shape: WorkspaceShape = "distinct", options: { readonly agentSkills?: boolean } = {}): Promise<GeneratedWorkspace> {
   if (count < 20) throw new Error("A workspace needs at least 20 files.");
-  const model = buildModel(count, seed);
+  const model = buildModel(count, seed, shape);
   const skills = path.join(root, "skills");
   const markdown = path.join(root, "markdown");
   const skillRand = seededRandom(seed + 1);
@@ -239,6 +418,7 @@ export async function generateWorkspaces(root: string, count: number, seed = 202
     markdown,
     agentSkills,
     count,
+    shape,
     handles: model.handles,
     renameDependents: dependentsOf(RENAME_HUB),
     editDependents: dependentsOf(EDIT_HUB),
@@ -246,6 +426,7 @@ export async function generateWorkspaces(root: string, count: number, seed = 202
     totalMentions: total,
     danglingMentions: dangling,
     bytes,
+    summaries: model.handles.map((_, i) => `${model.summaries[i] ?? ""}${model.summaryMention[i] ? ` with @${model.summaryMention[i]}` : ""}`),
   };
 }
 
@@ -266,6 +447,19 @@ export interface ColdFigures {
   readonly files: number;
   /** Dangling references reported: unknown mentions (ours), broken file links (the peer's). */
   readonly dangling: number;
+}
+
+/** Editors open as the server starts: spawn to the diagnostics of every one of them. */
+export interface OpenEditorsFigures {
+  readonly ms: number;
+  /** Dangling references the servers reported in those files, and how many their texts hold. */
+  readonly dangling: number;
+  readonly expected: number;
+}
+
+/** The files a restored window has open: 50 ordinary ones, the same for both servers. */
+export function openEditorHandles(workspace: GeneratedWorkspace): string[] {
+  return workspace.handles.slice(10, 60);
 }
 
 /**

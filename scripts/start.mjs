@@ -37,7 +37,8 @@ function runDesktop() {
 }
 
 async function runWeb() {
-  const install = await ensureVsCodeServer();
+  // The user opens the printed address in their own browser: no playwright-core.
+  const install = await ensureVsCodeServer({ browser: false });
   const port = Number(process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port <= 0) throw new Error(`PORT must be a port number, got "${process.env.PORT}".`);
   // One persistent profile for development, so settings and opened editors survive restarts.

@@ -67,7 +67,7 @@ const log = (msg) => process.stderr.write(`[vscode-server] ${msg}\n`);
  * @property {string} nodeDir     Node 24 package root with `include/node`, for npm_config_nodedir
  * @property {string} vscodeDir   VS Code's own tree inside code-server (`lib/vscode`)
  * @property {string} serverMain  `out/server-main.js` in vscodeDir
- * @property {string} playwrightDir the installed playwright-core package
+ * @property {string | undefined} playwrightDir the installed playwright-core package (undefined with browser: false)
  */
 
 /**
@@ -80,9 +80,10 @@ export const NATIVE_MODULES = Object.freeze(["@vscode/spdlog", "@vscode/native-w
 /**
  * Installs Node 24, VS Code (from code-server) and playwright-core into CACHE_DIR, once. Each part goes
  * into a `.partial` folder first and is renamed when complete, so an interrupted install is redone.
- * @param {{ full?: boolean }} [options] full: run every install script of VS Code's dependencies (kerberos,
+ * @param {{ full?: boolean, browser?: boolean }} [options] full: run every install script of VS Code's dependencies (kerberos,
  *   node-pty, sqlite ...; needs libkrb5-dev, about 3 minutes). The default installs without scripts and
- *   builds only NATIVE_MODULES, which is all the server and the extension host need.
+ *   builds only NATIVE_MODULES, which is all the server and the extension host need. browser: false leaves
+ *   playwright-core out (`npm start` opens the workbench in the user's own browser).
  * @returns {Promise<VsCodeInstall>}
  */
 export async function ensureVsCodeServer(options = {}) {
@@ -92,7 +93,7 @@ export async function ensureVsCodeServer(options = {}) {
   try {
     const node = ensureNode();
     const vscodeDir = ensureCodeServer(node, full);
-    const playwrightDir = ensurePlaywright();
+    const playwrightDir = options.browser === false ? undefined : ensurePlaywright();
     return { ...node, vscodeDir, serverMain: path.join(vscodeDir, "out", "server-main.js"), playwrightDir };
   } finally {
     release();

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { ExportBundleRequest, PlanImportRequest } from "../../shared/protocol.js";
 import { applyServerEdit } from "./edits.js";
+import { countOf } from "../../shared/words.js";
 
 const BUNDLE_FILTER = { "Skill bundles": ["json"] };
 
@@ -41,14 +42,14 @@ export function registerBundleCommands(context: vscode.ExtensionContext, client:
         const file =
           target ??
           (await vscode.window.showSaveDialog({
-            title: `Share @${bundle.handle} and ${bundle.skills.length - 1} skills it mentions`,
+            title: `Share @${bundle.handle} and ${countOf(bundle.skills.length - 1, "skill")} it mentions`,
             defaultUri: vscode.Uri.joinPath(uri, "..", `${bundle.handle}.skillbundle.json`),
             filters: BUNDLE_FILTER,
           }));
         if (!file) return undefined;
         await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(bundle.text));
         void vscode.window.showInformationMessage(
-          `Saved @${bundle.handle} with ${bundle.skills.length} skills${bundle.tools.length > 0 ? `; it needs the tools ${bundle.tools.join(", ")}` : ""}.`,
+          `Saved @${bundle.handle} with ${countOf(bundle.skills.length, "skill")}${bundle.tools.length > 0 ? `; it needs the tools ${bundle.tools.join(", ")}` : ""}.`,
         );
         return file.toString();
       } catch (error) {
@@ -74,7 +75,7 @@ export function registerBundleCommands(context: vscode.ExtensionContext, client:
         }
         const accepted =
           options?.accept ??
-          (await vscode.window.showInformationMessage(`Import ${plan.created.length} skills (${plan.created.map((handle) => `@${handle}`).join(", ")})? See the review.`, { modal: true }, "Import")) === "Import";
+          (await vscode.window.showInformationMessage(`Import ${countOf(plan.created.length, "skill")} (${plan.created.map((handle) => `@${handle}`).join(", ")})? See the review.`, { modal: true }, "Import")) === "Import";
         if (!accepted) return { review: plan.review, applied: false };
         const applied = await applyServerEdit(client, plan.edit, "The import", true);
         return { review: plan.review, applied };

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { AlignmentRequest, ToolDescriptionRequest } from "../../shared/protocol.js";
+import { countOf } from "../../shared/words.js";
 
 /** Read-only pages describing built-in tools: the target of "Go to Definition" on a tool mention. */
 export class ToolDocuments implements vscode.TextDocumentContentProvider {
@@ -40,7 +41,7 @@ export class AlignmentDocuments implements vscode.TextDocumentContentProvider {
     const header = [
       `<!-- The planner's system prompt: ${alignment.label}${alignment.exact ? " (the loaded model's tokenizer)" : " (estimated: characters / 4)"}. -->`,
       alignment.planning
-        ? `<!-- Planning is on: ${alignment.menuSkills.length} skills and ${alignment.menuTools.length} tools on the menu. -->`
+        ? `<!-- Planning is on: ${countOf(alignment.menuSkills.length, "skill")} and ${countOf(alignment.menuTools.length, "tool")} on the menu. -->`
         : "<!-- Planning is off: no skill is on the menu, so requests go straight to the model. -->",
       ...(shares ? ["<!-- Each menu entry's share: -->", shares] : []),
       "",

@@ -3,27 +3,38 @@ import type { LanguageClient } from "vscode-languageclient/node";
 import { GraphChangedNotification, GraphRequest, TOOL_SCHEME, type GraphResult } from "../../shared/protocol.js";
 import { createMediaPanel, nonce } from "./webview.js";
 
+/** A skill to focus, by handle or by its file's URI (whatever the file's format); null for the whole graph. */
+export type FocusTarget = { readonly handle: string } | { readonly uri: string } | null;
+
 /** What the page reports after drawing: tests and the command's caller read it. */
 export interface GraphRendered {
   readonly nodes: number;
   readonly edges: number;
   readonly cycles: number;
-  /** ELK's layout time for what is shown. */
+  /** The layout's time for what is shown. */
   readonly milliseconds: number;
-  /** True when ELK ran in a worker, false when it fell back to the page. */
-  readonly worker: boolean;
+  /** RIGHT: columns read left to right (a wide panel); DOWN: rows read top to bottom (a narrow one). */
+  readonly direction: "RIGHT" | "DOWN";
+  readonly layers: number;
+  readonly crossings: number;
+  /** The drawing area's size in CSS pixels. */
+  readonly panel: { readonly width: number; readonly height: number };
+  /** How tall a caption is on screen, in CSS pixels, at the current zoom; and whether captions are drawn at it. */
+  readonly captionPixels: number;
+  readonly captions: boolean;
   /** The focused node, or null for the whole graph. */
   readonly focus: string | null;
   /** The focused node's bound tools, in order (`skill/expand`'s answer), or null. */
   readonly binds: readonly string[] | null;
+  /** The last focus request the page had applied when it drew this. */
+  readonly request: number;
 }
 
 type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
 
 /**
- * The Skill Graph panel: the namespace drawn in the editor's theme, live. The page lays the graph out with ELK
- * in a worker started from a blob of the panel's own script; the content security policy allows the panel's
- * script (by nonce), its style sheet, fetching its own files and blob workers, and nothing else.
+ * The Skill Graph panel: the namespace drawn in the editor's theme, live, laid out by the page to the panel's
+ * shape. The content security policy allows the panel's script (by nonce) and its style sheet, nothing else.
  */
 export class GraphPanel {
   static current: GraphPanel | undefined;
@@ -32,7 +43,9 @@ export class GraphPanel {
   readonly #disposables: vscode.Disposable[] = [];
   #graph: GraphResult | undefined;
   #ready = false;
-  #pendingFocus: string | null | undefined;
+  #pendingFocus: FocusTarget | undefined;
+  /** Focus requests are numbered; the page reports the last one it has applied, so a waiter knows its answer. */
+  #focusRequests = 0;
   #fetching: Promise<void> | undefined;
   #again = false;
   /** The page's last report, and those waiting for the next one. */
@@ -46,15 +59,14 @@ export class GraphPanel {
     this.#panel.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "skill-file.svg");
     const webview = this.#panel.webview;
     const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "graph.js"));
-    const worker = webview.asWebviewUri(vscode.Uri.joinPath(media, "elk-worker.js"));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "graph.css"));
     const scriptNonce = nonce();
     webview.html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${scriptNonce}'; connect-src ${webview.cspSource}; worker-src blob:;">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${scriptNonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}"><title>Skill Graph</title></head>
-<body data-worker="${worker}" data-nonce="${scriptNonce}">
+<body>
 <header>
   <h1>Skill Graph</h1>
   <input id="search" list="handles" placeholder="Focus a skill: @handle" aria-label="Focus a skill by its handle" spellcheck="false">
@@ -64,7 +76,7 @@ export class GraphPanel {
   <span id="stats" aria-live="polite"></span>
   <div class="legend" aria-label="Legend"><span class="skill">skill</span><span class="tool">tool</span><span class="unadvertised">not advertised</span><span class="disabled">disabled</span><span class="ghost">unknown</span><span class="cycle">cycle</span></div>
 </header>
-<main><canvas id="canvas" tabindex="0" aria-label="The graph of skills and tools"></canvas><aside id="details" aria-live="polite"></aside></main>
+<main><canvas id="canvas" tabindex="0" aria-label="The graph of skills and tools"></canvas><aside id="details" class="empty" aria-live="polite"></aside></main>
 <footer><span id="status" aria-live="polite">Loading the graph…</span><span class="muted">Click: open · double-click: its expansion · drag: pan · wheel: zoom · 0: fit</span></footer>
 <div id="tooltip" hidden></div>
 <script nonce="${scriptNonce}" src="${script}"></script></body></html>`;
@@ -78,7 +90,7 @@ export class GraphPanel {
   }
 
   /** Opens the panel (or reveals it), focused on a handle when one is given. */
-  static show(context: vscode.ExtensionContext, client: LanguageClient, focus?: string | null): GraphPanel {
+  static show(context: vscode.ExtensionContext, client: LanguageClient, focus?: FocusTarget): GraphPanel {
     GraphPanel.current ??= new GraphPanel(context, client);
     const panel = GraphPanel.current;
     panel.#panel.reveal(undefined, true);
@@ -87,19 +99,26 @@ export class GraphPanel {
   }
 
   /** Focuses one skill's expansion; null shows the whole graph. */
-  focus(handle: string | null): void {
-    if (this.#ready && this.#graph) void this.#panel.webview.postMessage({ kind: "focus", handle });
-    else this.#pendingFocus = handle;
+  focus(target: FocusTarget): void {
+    this.#focusRequests++;
+    if (this.#ready && this.#graph) void this.#panel.webview.postMessage({ kind: "focus", target, request: this.#focusRequests });
+    else this.#pendingFocus = target;
   }
 
-  /** Resolves with the page's next report (after the next layout or focus), or the last one after `timeoutMs`. */
+  /**
+   * Resolves with the page's next report made after every focus asked so far (after the next layout or focus),
+   * or the last one after `timeoutMs`.
+   */
   nextRender(timeoutMs = 60_000): Promise<GraphRendered | undefined> {
+    const request = this.#focusRequests;
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(this.rendered), timeoutMs);
-      this.#waiters.push((rendered) => {
+      const wait = (rendered: GraphRendered) => {
+        if (rendered.request < request) return this.#waiters.push(wait);
         clearTimeout(timer);
         resolve(rendered);
-      });
+      };
+      this.#waiters.push(wait);
     });
   }
 
@@ -128,7 +147,7 @@ export class GraphPanel {
     if (!this.#ready || !this.#graph) return;
     void this.#panel.webview.postMessage({ kind: "graph", graph: this.#graph });
     if (this.#pendingFocus !== undefined) {
-      void this.#panel.webview.postMessage({ kind: "focus", handle: this.#pendingFocus });
+      void this.#panel.webview.postMessage({ kind: "focus", target: this.#pendingFocus, request: this.#focusRequests });
       this.#pendingFocus = undefined;
     }
   }
@@ -185,7 +204,7 @@ export class GraphPanel {
 export function registerGraphCommands(context: vscode.ExtensionContext, client: LanguageClient): void {
   context.subscriptions.push(
     vscode.commands.registerCommand("skill.showGraph", async (target?: vscode.Uri | string | null) => {
-      const focus = target === null ? null : typeof target === "string" ? target : target instanceof vscode.Uri ? handleOf(target) : undefined;
+      const focus: FocusTarget | undefined = target === null ? null : typeof target === "string" ? { handle: target } : target instanceof vscode.Uri ? { uri: target.toString() } : undefined;
       const existing = GraphPanel.current?.rendered;
       const panel = GraphPanel.show(context, client, focus);
       if (existing && focus === undefined) return existing;
@@ -194,9 +213,4 @@ export function registerGraphCommands(context: vscode.ExtensionContext, client: 
       return rendered;
     }),
   );
-}
-
-function handleOf(uri: vscode.Uri): string | undefined {
-  const name = uri.path.split("/").pop() ?? "";
-  return name.toLowerCase().endsWith(".skill.md") ? name.slice(0, -".skill.md".length) : undefined;
 }

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { NamespaceStatus } from "../../shared/protocol.js";
+import { countOf } from "../../shared/words.js";
 
 /** The status bar item: the server's state, the skill count and the planner menu's size. */
 export class StatusItem implements vscode.Disposable {
@@ -33,10 +34,10 @@ export class StatusItem implements vscode.Disposable {
       return;
     }
     this.#item.backgroundColor = undefined;
-    this.#item.text = namespace.indexing ? "$(sync~spin) Skills: indexing" : `$(symbol-namespace) ${namespace.skills} skills · menu ${namespace.menuLabel}`;
+    this.#item.text = namespace.indexing ? "$(sync~spin) Skills: indexing" : `$(symbol-namespace) ${countOf(namespace.skills, "skill")} · menu ${namespace.menuLabel}`;
     const tooltip = new vscode.MarkdownString(
-      `**Skill language server**: running\n\n${namespace.skills} skills, ${namespace.tools} tools\n\n` +
-        (namespace.planning ? `Planner menu: ${namespace.menuSkills} skills, ${namespace.menuLabel}` : "No skill on the menu: requests take the direct path") +
+      `**Skill language server**: running\n\n${countOf(namespace.skills, "skill")}, ${countOf(namespace.tools, "tool")}\n\n` +
+        (namespace.planning ? `Planner menu: ${countOf(namespace.menuSkills, "skill")}, ${namespace.menuLabel}` : "No skill on the menu: requests take the direct path") +
         "\n\nClick to show the alignment.",
     );
     this.#item.tooltip = tooltip;

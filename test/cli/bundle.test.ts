@@ -176,11 +176,11 @@ describe("import", () => {
 
   test("refuses an oversize file without reading it", async () => {
     const file = path.join(root, "huge.skillbundle.json");
-    await fs.writeFile(file, Buffer.alloc(5 * 1024 * 1024 + 1, 0x20));
+    await fs.writeFile(file, Buffer.alloc(16 * 1024 * 1024 + 1, 0x20));
     const target = await fresh("huge");
     const result = await run("import", file, "--folder", target, "--yes");
     assert.equal(result.code, 1);
-    assert.match(result.err, /5\.0 MB; at most 5\.0 MB is read/);
+    assert.match(result.err, /16\.0 MB; at most 16\.0 MB is read/);
     await assert.rejects(fs.stat(target));
   });
 
@@ -202,7 +202,7 @@ describe("Agent Skills folders", () => {
     assert.match(tree[path.join("search-info", "SKILL.md")] ?? "", /^---\nname: search-info\ndescription: The skill to use whenever/);
 
     const again = await run("export", "@search-info", "--folder", ws, "--agent-skills", agents);
-    assert.match(again.out, /Wrote 0 Agent Skills folders .*\(2 already there\)/);
+    assert.match(again.out, /Wrote 2 Agent Skills folders .*, 0 files \(2 already there with the same bytes\)/);
 
     const target = await fresh("from-agents");
     const review = await run("import", agents, "--folder", target);
@@ -216,16 +216,19 @@ describe("Agent Skills folders", () => {
     assert.match(reused.out, /0 to create, 2 already here/);
   });
 
-  test("one skill folder, with keys this format drops, is listed in the review", async () => {
+  test("one skill folder comes with its files and keys, as they were, the executable bit kept", async () => {
     const folder = path.join(await fresh("one-agent"), "pdf-tools");
     await fs.mkdir(folder, { recursive: true });
-    await fs.writeFile(path.join(folder, "SKILL.md"), "---\nname: pdf-tools\ndescription: Extract text from PDFs.\nlicense: MIT\n---\nRun the script.\n");
-    await fs.writeFile(path.join(folder, "run.sh"), "#!/bin/sh\nexit 1\n");
+    const text = "---\nname: pdf-tools\ndescription: Extract text from PDFs.\nlicense: MIT\n---\nRun the script.\n";
+    await fs.writeFile(path.join(folder, "SKILL.md"), text);
+    await fs.writeFile(path.join(folder, "run.sh"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    await fs.chmod(path.join(folder, "run.sh"), 0o755);
     const target = await fresh("one-agent-target");
     const result = await run("import", folder, "--folder", target, "--yes");
     assert.equal(result.code, 0, result.err);
-    assert.match(result.out, /Not imported .*@pdf-tools: license/);
-    assert.deepEqual(await snapshot(target), { "pdf-tools.skill.md": "---\nsummary: Extract text from PDFs.\n---\nRun the script.\n" });
+    assert.match(result.out, /with 1 file of its folder: run\.sh \(executable\)/);
+    assert.deepEqual(await snapshot(target), { [path.join("pdf-tools", "pdf-tools.skill.md")]: text, [path.join("pdf-tools", "run.sh")]: "#!/bin/sh\nexit 1\n" });
+    assert.equal((await fs.stat(path.join(target, "pdf-tools", "run.sh"))).mode & 0o777, 0o755);
   });
 
   test("a SKILL.md whose name is not its folder's is refused with exit 1", async () => {
@@ -274,7 +277,7 @@ describe("writing is all or nothing", () => {
     const target = await fresh("outside");
     const plan = planFor(target, ["a.skill.md"]);
     const forged: ImportPlan = { ...plan, files: [...plan.files, { uri: uriFromPath(path.join(root, "escaped.skill.md")), text: "x" }] };
-    await assert.rejects(applyImportPlan(forged), /not directly inside/);
+    await assert.rejects(applyImportPlan(forged), /is not inside/);
     await assert.rejects(fs.stat(target));
     await assert.rejects(fs.stat(path.join(root, "escaped.skill.md")));
   });

@@ -17,9 +17,17 @@ function step(title, command, args) {
   }
 }
 
+/** Folders of the test models, removed when the stage ends, passed or failed. */
+const modelFolders = [];
+process.on("exit", () => {
+  for (const folder of modelFolders) rmSync(folder, { recursive: true, force: true });
+});
+
 /** A scripted model that always plans @search-info with this reason (the real node-llama-cpp loads it). */
 function writeTestModel(name, reason) {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "skill-e2e-model-")), name);
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-e2e-model-"));
+  modelFolders.push(folder);
+  const file = path.join(folder, name);
   const script = 'import("./test/fixtures/model/gguf.ts").then((m) => m.writeScriptedModel(process.argv[1], process.argv[2], { contextLength: 8192 }))';
   step(`write the test model ${name}`, process.execPath, ["--import", "tsx", "-e", script, file, JSON.stringify({ handles: ["search-info"], reason })]);
   return file;

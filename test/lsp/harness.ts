@@ -50,6 +50,8 @@ export interface ClientOptions {
   readonly editorValidatesSkillFiles?: boolean;
   /** The client's whole capabilities (a profile): replaces those built from `pull` and `completionItemDefaults`. */
   readonly capabilities?: ClientCapabilities;
+  /** False: `start` answers right after `initialized`, while the workspace is being read (then await `indexed`). */
+  readonly awaitIndexing?: boolean;
 }
 
 /** Every message the server sent, in order, and the method of every request the client sent, by id. */
@@ -168,8 +170,13 @@ export class TestClient {
     });
     client.#indexed = client.waitFor(() => client.status !== undefined && !client.status.indexing, 20_000);
     await client.connection.sendNotification(InitializedNotification.type, {});
-    await client.#indexed;
+    if (options.awaitIndexing !== false) await client.#indexed;
     return client;
+  }
+
+  /** Resolves once the first status with `indexing: false` came: the workspace is read. */
+  get indexed(): Promise<void> {
+    return this.#indexed;
   }
 
   #wake(): void {

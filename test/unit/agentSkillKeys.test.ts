@@ -168,6 +168,13 @@ const table: {
     problems: ["frontmatter-value warning", "frontmatter-value warning", "frontmatter-value warning"],
     messages: [/"forked" is not a value of "context": did you mean "fork"\?/, /"maximum" is not a value of "effort".*one of: low, medium, high, xhigh, max/, /"zsh".*one of: bash, powershell/],
   },
+  {
+    name: "empty values say nothing: a warning on the key (an empty metadata or hooks is fine)",
+    fixture: "---\nname: a\ndescription: d\n⟦model⟧:\n⟦context⟧:\n⟦user-invocable⟧:\nmetadata:\nhooks:\n---\n",
+    problems: ["frontmatter-limit warning", "frontmatter-limit warning", "frontmatter-limit warning"],
+    messages: [/"model" is empty: write a value or leave the key out/, /"context" is empty/, /"user-invocable" is empty/],
+  },
+  { name: "a value far from every value of the set", fixture: "---\nname: a\ndescription: d\neffort: ⟦enormous⟧\n---\n", problems: ["frontmatter-value warning"], messages: [/^"enormous" is not a value of "effort"\. It takes one of/] },
   { name: "a finite set's value must be a string", fixture: "---\nname: a\ndescription: d\neffort: ⟦3⟧\n---\n", problems: ["frontmatter-type warning"] },
   {
     name: "list entries that are not strings",
@@ -432,7 +439,14 @@ describe("docs/agent-skills.md tells the data as it is", () => {
 
   test("a row for every key, with its type", () => {
     const rows = [...AGENT_SKILL_KEYS.map((spec) => [spec.key, spec] as const), ...AGENT_SKILL_METADATA_KEYS.map((spec) => [`metadata.${spec.key}`, spec] as const)];
-    for (const [key, spec] of rows) assert.ok(doc.includes(`| \`${key}\` | ${describeKeyType(spec.type)} |`), key);
+    for (const [key, spec] of rows) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${key}\` | ${describeKeyType(spec.type)} |`));
+      assert.ok(row, key);
+      // One link per source, and the agents that act on the key.
+      const cells = row.split(" | ");
+      assert.equal(cells[3]?.split(", ").length, spec.sources.length, key);
+      assert.equal(cells[4]?.replace(/ \|$/, "") === "none: informational", spec.actedOnBy === undefined, key);
+    }
     const documented = [...doc.matchAll(/^\| `([a-z_.-]+)` \| /gm)].map((match) => match[1]).filter((key) => key !== undefined && !key.startsWith("."));
     assert.deepEqual(documented.slice(0, rows.length), rows.map(([key]) => key));
   });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import * as fc from "fast-check";
 import {
+  bundleFile,
   bundleFromAgentSkills,
   bundleText,
   exportAgentSkills,
@@ -107,8 +108,9 @@ describe("export", () => {
     ["an ambiguous handle", { [skillUri("a", "x")]: skillText("A."), [skillUri("a", "y")]: skillText("A.") }, "a", /claimed by 2 skills/],
     ["an ambiguous mention", { [skillUri("r")]: skillText("Use @a."), [skillUri("a", "x")]: skillText("A."), [skillUri("a", "y")]: skillText("A.") }, "r", /@a is claimed by 2 skills/],
   ];
-  const chain = Object.fromEntries(["a", "b", "c", "d", "e", "f"].map((handle, index, all) => [skillUri(handle), `${"word ".repeat(190_000)}@${all[index + 1] ?? "a"}\n`]));
-  refusals.push(["a bundle past the size an import accepts", chain, "a", /makes a 5\.4 MB bundle; a bundle is at most 5\.0 MB/]);
+  const handles = Array.from({ length: 18 }, (_, index) => `s${index}`);
+  const chain = Object.fromEntries(handles.map((handle, index, all) => [skillUri(handle), `${"word ".repeat(190_000)}@${all[index + 1] ?? "s0"}\n`]));
+  refusals.push(["a bundle past the size an import accepts", chain, "s0", /makes a 16\.3 MB bundle; a bundle is at most 16\.0 MB/]);
   for (const [name, files, handle, message] of refusals) {
     test(`refuses ${name}`, () => {
       const result = exportBundle(workspace(files), handle);
@@ -149,8 +151,8 @@ describe("parseBundle: a bundle is data, and every malformed kind is refused", (
   };
   const skillAt = (value: Record<string, unknown>, index: number): Record<string, unknown> => (value.skills as Record<string, unknown>[])[index] ?? {};
   const cases: [string, string, RegExp][] = [
-    ["an oversize file", `{"pad":"${"x".repeat(MAX_BUNDLE_BYTES)}"}`, /at most 5\.0 MB/],
-    ["an oversize file by UTF-8 bytes", `{"pad":"${"é".repeat(MAX_BUNDLE_BYTES / 2)}"}`, /at most 5\.0 MB/],
+    ["an oversize file", `{"pad":"${"x".repeat(MAX_BUNDLE_BYTES)}"}`, /at most 16\.0 MB/],
+    ["an oversize file by UTF-8 bytes", `{"pad":"${"é".repeat(MAX_BUNDLE_BYTES / 2)}"}`, /at most 16\.0 MB/],
     ["malformed JSON", "{ \"format\": ", /not valid JSON/],
     ["an empty file", "", /not valid JSON/],
     ["a JSON array", "[]", /one JSON object/],
@@ -448,15 +450,35 @@ describe("Agent Skills interop", () => {
     }
   });
 
-  test("a plain Agent Skill from another tool: name → handle, description → summary, other keys listed as dropped", () => {
-    const text = "---\nname: pdf-tools\ndescription: Extract text from PDF files.\nlicense: MIT\nallowed-tools: Bash(pdftotext:*)\nmetadata:\n  author: someone\n---\n# PDF tools\n\nRun scripts/extract.py. Mail bob@example.com.\n";
+  test("a plain Agent Skill from another tool keeps its text byte for byte; description is its summary", () => {
+    const text = "\uFEFF---\r\nname: pdf-tools\r\ndescription: Extract text from PDF files.\r\nlicense: MIT\r\nallowed-tools: Bash(pdftotext:*)\r\nmetadata:\r\n  author: someone\r\n---\r\n# PDF tools\r\n\r\nRun scripts/extract.py. Mail bob@example.com.\r\n";
     const skill = must(fromAgentSkill("pdf-tools", text));
     assert.equal(skill.handle, "pdf-tools");
-    assert.deepEqual(skill.dropped, ["license", "allowed-tools", "metadata.author"]);
+    assert.equal(skill.text, text);
+    assert.deepEqual(skill.dropped, []);
     const file = parseSkillFile(skillUri("pdf-tools"), skill.text);
     assert.equal(file.summary, "Extract text from PDF files.");
-    assert.equal(file.body, "# PDF tools\n\nRun scripts/extract.py. Mail bob@example.com.\n");
+    assert.equal(file.body, "# PDF tools\r\n\r\nRun scripts/extract.py. Mail bob@example.com.\r\n");
     assert.deepEqual(file.problems, []);
+    // And back: the same bytes, BOM and CRLF included.
+    assert.equal(toAgentSkill(file).text, text);
+  });
+
+  test("a description past 1,024 characters is written whole, with a note", () => {
+    const long = "d".repeat(1100);
+    const folder = toAgentSkill(parseSkillFile(skillUri("long"), `---\nname: long\ndescription: ${long}\n---\nBody.\n`));
+    assert.match(folder.text, new RegExp(`description: ${long}\n`));
+    assert.match(folder.notes[0] ?? "", /1,100 characters; the Agent Skills format allows 1,024/);
+    const ours = toAgentSkill(parseSkillFile(skillUri("ours"), `---\nsummary: ${long}\n---\nBody.\n`));
+    assert.match(ours.text, new RegExp(`description: ${long}\n`));
+    assert.equal(ours.notes.length, 1);
+  });
+
+  test("a re-slugged Agent Skill gets its name: rewritten on export, and nothing else", () => {
+    const text = "---\nname: pdf # the name\ndescription: d\n---\nBody.\n";
+    const folder = toAgentSkill(parseSkillFile(skillUri("pdf-2", "pdf-2"), text));
+    assert.equal(folder.text, "---\nname: pdf-2 # the name\ndescription: d\n---\nBody.\n");
+    assert.match(folder.notes[0] ?? "", /name: pdf is written name: pdf-2/);
   });
 
   const refusals: [string, string, string, RegExp][] = [
@@ -616,5 +638,44 @@ describe("property: random bundles into random workspaces", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("a skill's folder files in a bundle", () => {
+  const text = "---\nsummary: s\n---\nRun scripts/a.sh.\n";
+  const file = bundleFile("scripts/a.sh", new TextEncoder().encode("#!/bin/sh\necho hi\n"), true);
+  const withFiles = (files: unknown[]) => JSON.stringify({ format: "skill-bundle", version: 1, root: "a", skills: [{ handle: "a", text, sha256: sha256Hex(text), files }], tools: [] });
+
+  test("travel with their path, mode and sha256, and plan into the skill's own folder", () => {
+    const bundle = must(parseBundle(withFiles([file])));
+    assert.deepEqual(bundle.skills[0]?.files, [file]);
+    assert.equal(file.mode, "755");
+    const plan = must(planImport(new Namespace(), bundle, "file:///t/"));
+    assert.deepEqual(plan.files.map((planned) => [planned.uri, planned.bytes?.mode]), [["file:///t/a/a.skill.md", undefined], ["file:///t/a/scripts/a.sh", "755"]]);
+    assert.deepEqual(plan.review.skills[0]?.files, [{ path: "scripts/a.sh", mode: "755" }]);
+    assert.match(reviewLines(plan.review).join("\n"), /with 1 file of its folder: scripts\/a\.sh \(executable\)/);
+  });
+
+  const refusals: [string, unknown, RegExp][] = [
+    ["a path out of the folder", { ...file, path: "../x.sh" }, /leaves or repeats its folder/],
+    ["an absolute path", { ...file, path: "/etc/x" }, /not relative to the skill's folder/],
+    ["a backslash path", { ...file, path: "a\\b" }, /not relative/],
+    ["a skill file", { ...file, path: "more/other.skill.md" }, /a skill file/],
+    ["another mode", { ...file, mode: "4755" }, /"644" or "755"/],
+    ["bytes that do not match their sha256", { ...file, base64: Buffer.from("changed").toString("base64") }, /does not match its sha256/],
+    ["an unknown key", { ...file, run: "sh" }, /Unknown key "run"/],
+  ];
+  for (const [name, entry, message] of refusals) {
+    test(`refuses ${name}`, () => {
+      const result = parseBundle(withFiles([entry]));
+      assert.ok(isRefusal(result), "expected a refusal");
+      assert.match(result.refused, message);
+    });
+  }
+
+  test("refuses one path twice, letter case aside", () => {
+    const result = parseBundle(withFiles([file, { ...file, path: "Scripts/A.sh" }]));
+    assert.ok(isRefusal(result));
+    assert.match(result.refused, /appears twice/);
   });
 });

@@ -270,4 +270,54 @@ describe("menu-similar", () => {
       { numRuns: 300 },
     );
   });
+
+  test("built in the background: no warning before it is ready, then exactly those of a namespace built at once, whatever changed meanwhile", () => {
+    const summaries = ["Find a file on a device.", "Find files on devices.", "Check the calendar for a day.", "Check calendar days.", "Draft a reply.", "A test skill.", ""];
+    const text = (summary: string) => (summary ? skill(summary) : "---\ntitle: T\n---\nBody.\n");
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(5), fc.option(fc.constantFrom(...summaries), { nil: undefined })), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(5), fc.option(fc.constantFrom(...summaries), { nil: undefined }), fc.nat(3)), { maxLength: 12 }),
+        (before, during) => {
+          const ns = new Namespace();
+          ns.deferMenuSimilarity();
+          const texts = new Map<string, string>();
+          const apply = (at: number, summary: string | undefined) => {
+            const uri = skillUri(`s${at}`);
+            if (summary === undefined) {
+              ns.remove(uri);
+              texts.delete(uri);
+            } else {
+              ns.setSkill(uri, text(summary));
+              texts.set(uri, text(summary));
+            }
+          };
+          for (const [at, summary] of before) apply(at, summary);
+          // When it is ready, every skill with a warning is among those announced.
+          const announced = (warned: Set<string>) => {
+            const now = workspace(Object.fromEntries(texts));
+            for (const uri of texts.keys()) if (similar(now.diagnose(uri)).length > 0) assert.ok(warned.has(uri), `${uri} gained warnings unannounced`);
+          };
+          ns.startMenuSimilarity();
+          let warned: Set<string> | undefined;
+          for (const [at, summary, units] of during) {
+            if (!ns.menuSimilarityReady) for (const uri of texts.keys()) assert.deepEqual(similar(ns.diagnose(uri)), [], "a warning before the index is ready");
+            apply(at, summary);
+            if (warned === undefined) {
+              warned = ns.advanceMenuSimilarity(units);
+              if (warned) announced(warned);
+            }
+          }
+          for (let guard = 0; warned === undefined && guard < 1000; guard++) {
+            warned = ns.advanceMenuSimilarity(1);
+            if (warned) announced(warned);
+          }
+          assert.ok(ns.menuSimilarityReady);
+          const fresh = workspace(Object.fromEntries(texts));
+          for (const uri of texts.keys()) assert.deepEqual(ns.diagnose(uri), fresh.diagnose(uri), uri);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -44,7 +44,7 @@ const table: { name: string; uri?: string; fixture: string; problems: string[]; 
     name: "bad YAML: a duplicate key",
     fixture: "---\nsummary: s\ntitle: a\n⟦t⟧itle: b\n---\n",
     problems: ["frontmatter-syntax"],
-    messages: [/unique/],
+    messages: [/is given twice/],
   },
   {
     name: "an unclosed fence: its mentions are body text, and no missing-summary on top",

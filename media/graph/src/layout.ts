@@ -1,45 +1,37 @@
 /**
- * From graph data to ELK's layered layout and back: node boxes sized from their captions, options chosen by
- * the graph's size, and the result as plain positions and polylines. No DOM here, so the benchmark runs the
- * very same code in Node.
+ * From graph data to a drawing that fits the panel: node boxes sized from their captions, then the layered
+ * layout (layered.ts) in the direction and with the layer width that let the whole graph show at the largest
+ * zoom. A narrow, tall panel gets rows read top to bottom, a wide one columns read left to right, and a layer
+ * wider than the panel wraps. No DOM here, so the benchmark and the unit tests run the very same code.
  */
-import type { ELK, ElkExtendedEdge, ElkNode, LayoutOptions } from "elkjs/lib/elk-api.js";
 import type { GraphData, GraphNode } from "../../../server/src/core/graph.js";
+import { layeredSteps, type Direction, type LayeredEdge, type LayeredLayout, type LayeredNode } from "./layered.js";
+
+export type { Direction, PlacedNode, Point, RoutedEdge } from "./layered.js";
 
 export const NODE_HEIGHT = 38;
 const PADDING_X = 12;
 const MIN_WIDTH = 72;
+/** Captions are drawn at this size in the layout's own pixels. */
+export const FONT_SIZE = 12;
+/** Captions show only at a zoom where they are at least 10 px tall on screen; below it boxes turn into solid marks. */
+export const READABLE_SCALE = 10 / FONT_SIZE;
+/** Below this zoom (9 px captions on screen) the boxes carry no captions. */
+export const CAPTION_SCALE = 9 / FONT_SIZE;
+/** The largest zoom a fit uses: a small graph in a big panel is not blown up. */
+export const LARGEST_FIT = 1.25;
+/** Up to this many nodes every direction and several layer widths are tried, and the best fit is kept. */
+export const SEARCHED_GRAPH = 200;
 
-/** Above this many nodes the layout trades some polish for time: ELK's layered defaults are superlinear. */
-export const LARGE_GRAPH = 200;
-/** Above this many nodes the layering is the fastest ELK has (longest path), whatever the drawing's shape. */
-export const HUGE_GRAPH = 3000;
-
-export interface Point {
-  readonly x: number;
-  readonly y: number;
-}
-
-export interface PlacedNode {
-  readonly id: string;
-  readonly x: number;
-  readonly y: number;
+export interface Panel {
   readonly width: number;
   readonly height: number;
 }
 
-export interface RoutedEdge {
-  /** Index into the graph's edges. */
-  readonly index: number;
-  readonly points: readonly Point[];
-}
-
-export interface Layout {
-  readonly nodes: ReadonlyMap<string, PlacedNode>;
-  readonly edges: readonly RoutedEdge[];
-  readonly width: number;
-  readonly height: number;
+export interface Layout extends LayeredLayout {
   readonly milliseconds: number;
+  /** The panel the layout was made for. */
+  readonly panel: Panel;
 }
 
 /** A node's two lines: `@handle`, then what it is (tool name, menu price, state). */
@@ -51,127 +43,94 @@ export function captionOf(node: GraphNode): readonly [string, string] {
   return [`@${node.slug}`, price || state || "off the menu"];
 }
 
-/** ELK's options for a graph of this size: the full layered pipeline when small, its linear-time choices when large. */
-export function layoutOptions(nodeCount: number): LayoutOptions {
-  const base: LayoutOptions = {
-    "elk.algorithm": "layered",
-    "elk.direction": "RIGHT",
-    "elk.spacing.nodeNode": "14",
-    "elk.layered.spacing.nodeNodeBetweenLayers": "56",
-    "elk.spacing.edgeNode": "10",
-    "elk.layered.spacing.edgeNodeBetweenLayers": "14",
-    "elk.spacing.componentComponent": "28",
-    "elk.padding": "[top=16,left=16,bottom=16,right=16]",
-  };
-  if (nodeCount <= LARGE_GRAPH) return { ...base, "elk.edgeRouting": "ORTHOGONAL", "elk.layered.nodePlacement.strategy": "NETWORK_SIMPLEX" };
-  return {
-    ...base,
-    "elk.edgeRouting": "POLYLINE",
-    // Stretch-width layering spreads a thousand skills that only mention tools over several layers instead of
-    // one column 30,000 pixels tall; above a few thousand nodes longest-path layering is the faster one.
-    "elk.layered.layering.strategy": nodeCount <= HUGE_GRAPH ? "STRETCH_WIDTH" : "LONGEST_PATH",
-    "elk.layered.nodePlacement.strategy": "SIMPLE",
-    "elk.layered.thoroughness": "1",
-    "elk.layered.crossingMinimization.greedySwitch.type": "OFF",
-    "elk.separateConnectedComponents": "false",
-  };
-}
-
-/** The ELK graph: one child per node, sized by `measure` (the caption's width in pixels). */
-export function toElk(graph: GraphData, measure: (text: string, bold: boolean) => number): ElkNode {
-  const children: ElkNode[] = graph.nodes.map((node) => {
+/** Each node's box: as wide as its longer caption line (`measure` gives a text's width in pixels). */
+export function nodeBoxes(graph: GraphData, measure: (text: string, bold: boolean) => number): LayeredNode[] {
+  return graph.nodes.map((node) => {
     const [first, second] = captionOf(node);
     const width = Math.max(MIN_WIDTH, Math.ceil(Math.max(measure(first, true), measure(second, false))) + 2 * PADDING_X + (node.kind === "tool" ? 12 : 0));
     return { id: node.id, width, height: NODE_HEIGHT };
   });
-  const known = new Set(graph.nodes.map((node) => node.id));
-  const edges: ElkExtendedEdge[] = [];
-  graph.edges.forEach((edge, index) => {
-    if (known.has(edge.from) && known.has(edge.to)) edges.push({ id: `e${index}`, sources: [edge.from], targets: [edge.to] });
-  });
-  return { id: "root", layoutOptions: layoutOptions(graph.nodes.length), children, edges };
 }
 
-/** Runs ELK and reads its answer back as positions and polylines. */
-export async function layoutGraph(elk: ELK, graph: GraphData, measure: (text: string, bold: boolean) => number): Promise<Layout> {
-  const started = performance.now();
-  const result = await elk.layout(toElk(graph, measure));
-  const milliseconds = performance.now() - started;
-  const nodes = new Map<string, PlacedNode>();
-  for (const child of result.children ?? []) nodes.set(child.id, { id: child.id, x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0 });
-  const edges: RoutedEdge[] = [];
-  for (const edge of (result.edges ?? []) as ElkExtendedEdge[]) {
-    const points: Point[] = [];
-    for (const section of edge.sections ?? []) {
-      points.push(section.startPoint, ...(section.bendPoints ?? []), section.endPoint);
-    }
-    edges.push({ index: Number(edge.id.slice(1)), points });
-  }
-  return { nodes, edges, width: result.width ?? 0, height: result.height ?? 0, milliseconds };
+function edgesOf(graph: GraphData): LayeredEdge[] {
+  return graph.edges.map((edge) => ({ from: edge.from, to: edge.to }));
+}
+
+/** The zoom at which a layout fills the panel (5% margin), at most LARGEST_FIT. */
+export function fitScale(layout: { readonly width: number; readonly height: number }, panel: Panel): number {
+  return Math.min(LARGEST_FIT, (Math.min(panel.width / Math.max(layout.width, 1), panel.height / Math.max(layout.height, 1)) * 0.95));
 }
 
 /**
- * A rough drawing in linear time, shown at once while ELK works on a large graph: each node in the column of
- * its longest path to a tool (back edges of cycles ignored), tall columns wrapped, edges straight. It is
- * replaced by ELK's layout when that arrives.
+ * The candidates to try: for a small graph both directions at several layer widths (the panel's breadth at
+ * zooms from 2 down to 0.4; up to 40 nodes also with each tool just below its mentioners); for a large one the
+ * direction of the panel's longer side, with layers as wide as make the drawing's shape the panel's.
  */
-export function previewLayout(graph: GraphData, measure: (text: string, bold: boolean) => number): Layout {
+function candidates(boxes: readonly LayeredNode[], panel: Panel): { readonly direction: Direction; readonly maxBreadth: number; readonly sinksLast: boolean }[] {
+  const breadthOf = (direction: Direction) => (direction === "DOWN" ? panel.width : panel.height);
+  const depthOf = (direction: Direction) => (direction === "DOWN" ? panel.height : panel.width);
+  if (boxes.length <= SEARCHED_GRAPH) {
+    const list: { direction: Direction; maxBreadth: number; sinksLast: boolean }[] = [];
+    const zooms = boxes.length <= 40 ? [2, 1.6, 1.25, 1, 0.85, 0.7, 0.55, 0.4] : [1.25, 1, 0.8, 0.5];
+    for (const direction of ["RIGHT", "DOWN"] as const) {
+      for (const sinksLast of boxes.length <= 40 ? [true, false] : [true]) for (const zoom of zooms) list.push({ direction, sinksLast, maxBreadth: (breadthOf(direction) * 0.95) / zoom });
+    }
+    return list;
+  }
+  const direction: Direction = panel.width >= panel.height ? "RIGHT" : "DOWN";
+  // A layer's share of the drawing's area: boxes with their spacing, and as much again for the space between layers.
+  let area = 0;
+  for (const box of boxes) area += (box.width + 14) * (box.height + 14) * 2;
+  const aspect = breadthOf(direction) / Math.max(depthOf(direction), 1);
+  return [{ direction, sinksLast: true, maxBreadth: Math.max(breadthOf(direction), Math.sqrt(area * aspect)) }];
+}
+
+/** Lays the graph out for the panel, in steps (the page runs them between frames); see `candidates`. */
+export function* arrangeSteps(graph: GraphData, measure: (text: string, bold: boolean) => number, panel: Panel): Generator<void, Layout> {
   const started = performance.now();
-  const sizes = new Map((toElk(graph, measure).children ?? []).map((child) => [child.id, child.width ?? MIN_WIDTH]));
-  const outgoing = new Map<string, string[]>();
-  for (const edge of graph.edges) if (edge.from !== edge.to) outgoing.set(edge.from, [...(outgoing.get(edge.from) ?? []), edge.to]);
-  // Depth: the longest path to a node without successors, by an iterative depth-first search.
-  const depth = new Map<string, number>();
-  const onStack = new Set<string>();
-  for (const node of graph.nodes) {
-    if (depth.has(node.id)) continue;
-    const stack: { readonly id: string; next: number }[] = [{ id: node.id, next: 0 }];
-    onStack.add(node.id);
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1] as { readonly id: string; next: number };
-      const targets = outgoing.get(frame.id) ?? [];
-      if (frame.next < targets.length) {
-        const target = targets[frame.next++] as string;
-        if (!depth.has(target) && !onStack.has(target)) {
-          onStack.add(target);
-          stack.push({ id: target, next: 0 });
-        }
-        continue;
-      }
-      stack.pop();
-      onStack.delete(frame.id);
-      let deepest = -1;
-      for (const target of targets) deepest = Math.max(deepest, depth.get(target) ?? -1);
-      depth.set(frame.id, deepest + 1);
+  const boxes = nodeBoxes(graph, measure);
+  const edges = edgesOf(graph);
+  let best: LayeredLayout | undefined;
+  let bestCandidate: ReturnType<typeof candidates>[number] | undefined;
+  let bestScore = -Infinity;
+  const list = candidates(boxes, panel);
+  for (const candidate of list) {
+    // Several candidates are compared on drafts (two sweeps, two placement passes); the winner is then laid out in full.
+    const layout: LayeredLayout = yield* layeredSteps(boxes, edges, list.length > 1 ? { ...candidate, sweeps: 2, placementPasses: 2 } : candidate);
+    // The largest zoom wins; among layouts that fit at full size, the one with fewer crossings, then tools in one
+    // layer, then the one along the panel's longer side. When none fits legibly (the view then holds captions at
+    // READABLE_SCALE and the rest is dragged to), one that fits across the panel at that zoom, so that it is
+    // dragged one way only, and the fewest panels long.
+    const fit = fitScale(layout, panel);
+    const down = layout.direction === "DOWN";
+    const across = (down ? layout.width : layout.height) * READABLE_SCALE <= (down ? panel.width : panel.height);
+    const panels = ((down ? layout.height : layout.width) * READABLE_SCALE) / Math.max(down ? panel.height : panel.width, 1);
+    const alongLonger = down === panel.height > panel.width;
+    // Dragged, it goes along the panel's longer side unless the other way is three panels shorter.
+    const legibility = fit >= READABLE_SCALE ? fit : -1 + (across ? 0.5 : 0) - Math.min(panels, 9) * 0.05 + (alongLonger ? 0.15 : 0);
+    const score = legibility - layout.crossings * 0.002 + (candidate.sinksLast ? 0.02 : 0) + (alongLonger ? 0.01 : 0);
+    if (score > bestScore) {
+      best = layout;
+      bestCandidate = candidate;
+      bestScore = score;
     }
   }
-  const maxDepth = Math.max(0, ...depth.values());
-  const columns: string[][] = Array.from({ length: maxDepth + 1 }, () => []);
-  for (const node of graph.nodes) columns[maxDepth - (depth.get(node.id) ?? 0)]?.push(node.id);
-  const cap = Math.max(24, Math.ceil(Math.sqrt(graph.nodes.length) * 1.5));
-  const nodes = new Map<string, PlacedNode>();
-  let x = 16;
-  let height = 0;
-  const placed: { readonly ids: string[]; readonly x: number }[] = [];
-  for (const column of columns) {
-    for (let start = 0; start < column.length; start += cap) {
-      const ids = column.slice(start, start + cap);
-      const width = Math.max(...ids.map((id) => sizes.get(id) ?? MIN_WIDTH));
-      placed.push({ ids, x });
-      height = Math.max(height, ids.length * (NODE_HEIGHT + 14));
-      x += width + 24;
-    }
-    x += 56;
+  if (list.length > 1 && bestCandidate) best = yield* layeredSteps(boxes, edges, bestCandidate);
+  const layout = best ?? { direction: "RIGHT", nodes: new Map(), edges: [], width: 0, height: 0, layers: 0, dummies: 0, crossings: 0 };
+  return { ...layout, milliseconds: performance.now() - started, panel };
+}
+
+/** `arrangeSteps` run to the end. */
+export function arrange(graph: GraphData, measure: (text: string, bold: boolean) => number, panel: Panel): Layout {
+  const steps = arrangeSteps(graph, measure, panel);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
   }
-  for (const { ids, x: left } of placed) {
-    const top = 16 + (height - ids.length * (NODE_HEIGHT + 14)) / 2;
-    ids.forEach((id, i) => nodes.set(id, { id, x: left, y: top + i * (NODE_HEIGHT + 14), width: sizes.get(id) ?? MIN_WIDTH, height: NODE_HEIGHT }));
-  }
-  const edges: RoutedEdge[] = [];
-  graph.edges.forEach((edge, index) => {
-    const from = nodes.get(edge.from);
-    const to = nodes.get(edge.to);
-    if (from && to) edges.push({ index, points: [{ x: from.x + from.width, y: from.y + from.height / 2 }, { x: to.x, y: to.y + to.height / 2 }] });
-  });
-  return { nodes, edges, width: x, height: height + 32, milliseconds: performance.now() - started };
+}
+
+/** True when the panel changed enough since the layout was made that another shape would fit it better. */
+export function panelChanged(layout: Layout, panel: Panel): boolean {
+  const ratio = (a: number, b: number) => Math.max(a, b) / Math.max(Math.min(a, b), 1);
+  return ratio(layout.panel.width, panel.width) > 1.15 || ratio(layout.panel.height, panel.height) > 1.15;
 }

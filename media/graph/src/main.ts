@@ -1,12 +1,11 @@
 /**
- * The graph panel's page: draws the namespace on a canvas in the editor's theme, lays it out with ELK in a
- * worker (so a thousand skills never freeze the page), and focuses one skill's expansion. Every text from the
- * workspace is shown with textContent or on the canvas, never parsed as HTML.
+ * The graph panel's page: draws the namespace on a canvas in the editor's theme, laid out to the panel's shape
+ * (layout.ts, in slices between frames, so a thousand skills never freeze the page), and focuses one skill's
+ * expansion. Every text from the workspace is shown with textContent or on the canvas, never parsed as HTML.
  */
-import ELK from "elkjs/lib/elk-api.js";
-import type { ELK as ElkApi } from "elkjs/lib/elk-api.js";
 import { closure, subgraph, type Closure, type GraphData, type GraphNode } from "../../../server/src/core/graph.js";
-import { captionOf, LARGE_GRAPH, layoutGraph, previewLayout, type Layout, type PlacedNode, type Point } from "./layout.js";
+import { expansionRows } from "./card.js";
+import { arrangeSteps, CAPTION_SCALE, captionOf, FONT_SIZE, fitScale, panelChanged, READABLE_SCALE, SEARCHED_GRAPH, type Direction, type Layout, type Panel, type PlacedNode, type Point, type RoutedEdge } from "./layout.js";
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -15,10 +14,12 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-type Inbound = { readonly kind: "graph"; readonly graph: GraphData & { readonly signature: string } } | { readonly kind: "focus"; readonly handle: string | null };
+type FocusTarget = { readonly handle: string } | { readonly uri: string } | null;
+type Inbound = { readonly kind: "graph"; readonly graph: GraphData & { readonly signature: string } } | { readonly kind: "focus"; readonly target: FocusTarget; readonly request: number };
 
 const vscode = acquireVsCodeApi();
 const canvas = document.getElementById("canvas") as HTMLCanvasElement;
+const mainArea = document.querySelector("main") as HTMLElement;
 const context = canvas.getContext("2d") as CanvasRenderingContext2D;
 const search = document.getElementById("search") as HTMLInputElement;
 const handles = document.getElementById("handles") as HTMLDataListElement;
@@ -39,6 +40,8 @@ let shown: { readonly data: GraphData; readonly layout: Layout; readonly focus: 
 let overview: Layout | undefined;
 let overviewStatus = "";
 let focusId: string | undefined;
+/** The extension's last focus request, echoed in each report. */
+let focusRequest = 0;
 let hovered: string | undefined;
 let selected: string | undefined;
 const view = { x: 0, y: 0, scale: 1 };
@@ -46,95 +49,45 @@ const view = { x: 0, y: 0, scale: 1 };
 let fitted = true;
 let theme = readTheme();
 
-// ---- Layout, in a worker ----
-let blobUrl: Promise<string> | undefined;
-let workerFailed = false;
+// ---- Layout, in slices between frames ----
+/** How long one slice of layout work may hold the page before it lets a frame through. */
+const SLICE_MS = 12;
 
-function workerScriptUrl(): Promise<string> {
-  // A webview may not start a worker from its resource origin; a blob of the same script is allowed (worker-src blob:).
-  blobUrl ??= fetch(document.body.dataset.worker ?? "")
-    .then((response) => response.text())
-    .then((source) => URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
-  return blobUrl;
-}
-
-let fallbackWorker: Promise<new () => Worker> | undefined;
-/** Without workers ELK runs on the page itself: slower to stay responsive, but the graph still shows. */
-function loadFallback(): Promise<new () => Worker> {
-  fallbackWorker ??= new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.nonce = document.body.dataset.nonce ?? "";
-    script.src = document.body.dataset.worker ?? "";
-    script.onload = () => {
-      const FakeWorker = (globalThis as { SkillGraphElkWorker?: new () => Worker }).SkillGraphElkWorker;
-      if (FakeWorker) resolve(FakeWorker);
-      else reject(new Error("the layout script did not load"));
-    };
-    script.onerror = () => reject(new Error("the layout script did not load"));
-    document.head.appendChild(script);
+/** Resolves on the next turn of the event loop, after rendering and input had their chance (no timer clamping). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(undefined);
   });
-  return fallbackWorker;
 }
 
-/** One ELK per purpose (the whole graph; a focused closure): a new run cancels the one before it. */
+/** One layout at a time per purpose (the whole graph; a focused closure): a new run abandons the one before it. */
 class LayoutRunner {
-  #elk: ElkApi | undefined;
   #run = 0;
-  #reject: ((error: Error) => void) | undefined;
 
-  async layout(data: GraphData): Promise<Layout | undefined> {
+  async layout(data: GraphData, panel: Panel): Promise<Layout | undefined> {
     const run = ++this.#run;
-    if (this.#reject) {
-      // ELK cannot stop a layout half-way: end its worker and start another.
-      this.#elk?.terminateWorker();
-      this.#elk = undefined;
-      this.#reject(new Error("superseded"));
-      this.#reject = undefined;
-    }
-    const elk = await this.#instance();
-    const failed = new Promise<never>((_, reject) => (this.#reject = reject));
-    try {
-      const layout = await Promise.race([layoutGraph(elk, data, measure), failed]);
-      return run === this.#run ? layout : undefined;
-    } catch (error) {
+    const steps = arrangeSteps(data, measure, panel);
+    for (;;) {
+      const deadline = performance.now() + SLICE_MS;
+      let step = steps.next();
+      while (!step.done && performance.now() < deadline) step = steps.next();
+      if (step.done) return run === this.#run ? step.value : undefined;
+      await nextTask();
       if (run !== this.#run) return undefined;
-      if (!workerFailed) throw error;
-      this.#elk = undefined;
-      return this.layout(data);
-    } finally {
-      if (run === this.#run) this.#reject = undefined;
     }
   }
+}
 
-  /** Starts the worker before there is anything to lay out: loading ELK takes a moment. */
-  warm(): void {
-    void this.#instance().catch(() => undefined);
-  }
+/** The drawing area. */
+function panelSize(): Panel {
+  return { width: Math.max(canvas.clientWidth, 1), height: Math.max(canvas.clientHeight, 1) };
+}
 
-  async #instance(): Promise<ElkApi> {
-    if (this.#elk) return this.#elk;
-    if (!workerFailed) {
-      try {
-        const url = await workerScriptUrl();
-        this.#elk = new ELK({
-          workerFactory: () => {
-            const worker = new Worker(url);
-            worker.addEventListener("error", () => {
-              workerFailed = true;
-              this.#reject?.(new Error("the layout worker failed"));
-            });
-            return worker;
-          },
-        });
-        return this.#elk;
-      } catch {
-        workerFailed = true;
-      }
-    }
-    const FakeWorker = await loadFallback();
-    this.#elk = new ELK({ workerFactory: () => new FakeWorker() });
-    return this.#elk;
-  }
+/** What a layout is shaped for: the drawing area with the details beside or under it, so that showing them does not reshape the graph. */
+function layoutArea(): Panel {
+  return { width: Math.max(mainArea.clientWidth, 1), height: Math.max(mainArea.clientHeight, 1) };
 }
 
 const overviewRunner = new LayoutRunner();
@@ -155,7 +108,7 @@ function readTheme() {
 }
 
 function font(bold: boolean): string {
-  return `${bold ? "600 " : ""}12px ${theme.font}`;
+  return `${bold ? "600 " : ""}${FONT_SIZE}px ${theme.font}`;
 }
 
 const measured = new Map<string, number>();
@@ -228,7 +181,11 @@ async function receive(next: GraphData & { readonly signature: string }): Promis
   await show(true);
 }
 
-/** Shows the overview or the focused closure, laying out what needs it. */
+function directionWords(layout: Layout): string {
+  return layout.direction === "DOWN" ? "rows, top to bottom" : "columns, left to right";
+}
+
+/** Shows the overview or the focused closure, laying out what needs it (for the panel's current shape). */
 async function show(relayout: boolean): Promise<void> {
   const data = graph;
   if (!data) return;
@@ -237,12 +194,12 @@ async function show(relayout: boolean): Promise<void> {
     const focus = closure(data, focusId);
     const part = subgraph(data, focus);
     status.textContent = `Laying out the expansion of @${data.nodes.find((node) => node.id === focusId)?.slug ?? ""}…`;
-    const layout = await focusRunner.layout(part);
+    const layout = await focusRunner.layout(part, panelSize());
     if (!layout || focusId !== focus.root || graph !== data) return;
     const previous = shown?.focus?.root;
     shown = { data: part, layout, focus };
-    if (previous !== focus.root) fitView();
-    status.textContent = `Focused: ${formatCount(part.nodes.length, "node", "nodes")}, laid out in ${seconds(layout.milliseconds)}.`;
+    if (previous !== focus.root || fitted) fitView();
+    status.textContent = `Focused: ${formatCount(part.nodes.length, "node", "nodes")}, laid out in ${seconds(layout.milliseconds)} (${directionWords(layout)}).${legibilityNote()}`;
     renderDetails();
     requestDraw();
     report(layout);
@@ -251,40 +208,28 @@ async function show(relayout: boolean): Promise<void> {
   if (!overview || relayout) {
     const size = `${formatCount(data.nodes.length, "node", "nodes")} and ${formatCount(data.edges.length, "edge", "edges")}`;
     status.textContent = `Laying out ${size}…`;
-    const started = performance.now();
-    const pending = overviewRunner.layout(data);
-    if (data.nodes.length > LARGE_GRAPH) {
-      // A rough drawing now, so the graph can be explored (and focused) while ELK works.
-      const rough = previewLayout(data, measure);
-      const first = shown === undefined || shown.focus !== undefined || overview === undefined;
-      overview = rough;
-      shown = { data, layout: rough, focus: undefined };
-      if (first) fitView();
-      overviewStatus = `Laying out ${size} with ELK; meanwhile a rough drawing (columns by depth).`;
-      status.textContent = overviewStatus;
-      renderDetails();
-      requestDraw();
-      focusRunner.warm();
-    }
-    const layout = await pending;
+    const layout = await overviewRunner.layout(data, layoutArea());
     if (!layout || graph !== data) return;
     overview = layout;
-    focusRunner.warm();
-    overviewStatus = `${size}, laid out in ${seconds(performance.now() - started)} by ELK (layered${workerFailed ? ", on the page" : ", in a worker"}).`;
-    status.textContent = overviewStatus;
-    const first = shown === undefined || shown.focus !== undefined || fitted;
+    overviewStatus = `${size}, laid out in ${seconds(layout.milliseconds)} (layered: ${directionWords(layout)}).`;
     if (focusId) return;
+    const first = shown === undefined || shown.focus !== undefined || fitted;
     shown = { data, layout, focus: undefined };
     if (first) fitView();
   } else {
     const wasFocused = shown?.focus !== undefined;
     shown = { data, layout: overview, focus: undefined };
-    status.textContent = overviewStatus;
     if (wasFocused) fitView();
   }
+  status.textContent = `${overviewStatus}${legibilityNote()}`;
   renderDetails();
   requestDraw();
   report(overview);
+}
+
+/** Said when the fitted view keeps captions legible instead of showing everything. */
+function legibilityNote(): string {
+  return clipped ? " Drag or zoom out to see the rest." : "";
 }
 
 function report(layout: Layout): void {
@@ -294,14 +239,24 @@ function report(layout: Layout): void {
     edges: shown?.data.edges.length ?? 0,
     cycles: shown?.data.cycles.length ?? 0,
     milliseconds: Math.round(layout.milliseconds),
-    worker: !workerFailed,
+    direction: layout.direction,
+    layers: layout.layers,
+    crossings: layout.crossings,
+    panel: { width: Math.round(layout.panel.width), height: Math.round(layout.panel.height) },
+    captionPixels: Math.round(FONT_SIZE * view.scale * 10) / 10,
+    captions: view.scale >= CAPTION_SCALE,
     focus: focusId ?? null,
     binds: shown?.focus?.toolNames ?? null,
+    request: focusRequest,
   });
 }
 
 function focusOn(id: string | undefined): void {
-  if (id === focusId) return;
+  if (id === focusId) {
+    // Asked again: say again what is shown.
+    if (shown) report(shown.layout);
+    return;
+  }
   focusId = id;
   selected = id;
   vscode.setState({ focus: id });
@@ -376,12 +331,7 @@ function renderDetails(): void {
   else if (node.kind === "skill") line(details, "Menu entry", [], "not on the planner's menu");
   if (node.cycle !== undefined) line(details, "On a cycle", (graph?.cycles[node.cycle] ?? []).map((member) => ({ text: `@${byId.get(member)?.slug ?? member}`, kind: "skill" })));
   const focus = shown?.focus;
-  if (focus && focus.root === node.id) {
-    line(details, "Binds", focus.toolNames.map((name) => ({ text: name, kind: "tool" })), "no tool");
-    line(details, "Follows", focus.skills.map((skill) => ({ text: `@${byId.get(skill)?.slug ?? skill}`, kind: "skill" })));
-    if (focus.disabled.length > 0) line(details, "Disabled", focus.disabled.map((skill) => ({ text: `@${byId.get(skill)?.slug ?? skill}`, kind: "disabled" })));
-    if (focus.unresolved.length > 0) line(details, "Unknown", focus.unresolved.map((ghost) => ({ text: `@${byId.get(ghost)?.slug ?? ghost}`, kind: "ghost" })));
-  }
+  if (focus && focus.root === node.id && graph) for (const row of expansionRows(graph, focus)) line(details, row.label, row.values, row.empty);
   const actions = document.createElement("div");
   actions.className = "actions";
   button(actions, node.kind === "ghost" ? "Open the first mention" : "Open", () => vscode.postMessage({ kind: "open", id: node.id }));
@@ -400,6 +350,7 @@ function requestDraw(): void {
   });
 }
 
+let reshapeTimer: ReturnType<typeof setTimeout> | undefined;
 function resize(): void {
   const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth;
@@ -408,18 +359,44 @@ function resize(): void {
   canvas.height = Math.max(1, Math.round(height * ratio));
   if (fitted) fitView();
   requestDraw();
+  // A panel of another shape gets a layout of its own once the resizing rests.
+  clearTimeout(reshapeTimer);
+  reshapeTimer = setTimeout(() => {
+    // A focused expansion always shows its card, so it is shaped for the drawing area itself.
+    if (!shown || !panelChanged(shown.layout, shown.focus ? panelSize() : layoutArea())) return;
+    if (!shown.focus) overview = undefined;
+    // A new shape is fitted anew, wherever the view had been moved to.
+    fitted = true;
+    void show(!shown.focus).catch(showError);
+  }, 200);
 }
-new ResizeObserver(resize).observe(canvas);
+const resizes = new ResizeObserver(resize);
+resizes.observe(canvas);
+resizes.observe(mainArea);
 
+/** True when the fitted view holds captions at a legible size and so shows only part of the graph. */
+let clipped = false;
+
+/**
+ * Fits the graph to the panel. A graph of up to SEARCHED_GRAPH nodes is never shrunk below a legible caption
+ * size: what does not fit then starts where reading starts (top, left) and is reached by dragging. A larger one
+ * is fitted whole; its captions appear as one zooms in.
+ */
 function fitView(): void {
   const layout = shown?.layout;
   if (!layout) return;
-  const width = canvas.clientWidth || 1;
-  const height = canvas.clientHeight || 1;
-  const scale = Math.min(1.6, Math.max(0.02, Math.min(width / Math.max(layout.width, 1), height / Math.max(layout.height, 1)) * 0.95));
+  const panel = panelSize();
+  let scale = fitScale(layout, panel);
+  clipped = false;
+  if (scale < READABLE_SCALE && (shown?.data.nodes.length ?? 0) <= SEARCHED_GRAPH) {
+    scale = READABLE_SCALE;
+    // Only the fit's margin may be lost: then nothing is hidden.
+    clipped = layout.width * scale > panel.width + 1 || layout.height * scale > panel.height + 1;
+  }
   view.scale = scale;
-  view.x = layout.width / 2 - width / 2 / scale;
-  view.y = layout.height / 2 - height / 2 / scale;
+  // Along each axis: centred when it fits, from its start when it does not.
+  view.x = layout.width * scale <= panel.width ? layout.width / 2 - panel.width / 2 / scale : 0;
+  view.y = layout.height * scale <= panel.height ? layout.height / 2 - panel.height / 2 / scale : 0;
   fitted = true;
   requestDraw();
 }
@@ -444,11 +421,39 @@ function arrow(path: Path2D, from: Point, to: Point, size: number): void {
   path.closePath();
 }
 
+/** Adds an edge to a path: layered edges as curves that leave and enter along the direction, loops as one Bézier. */
+function trace(path: Path2D, routed: RoutedEdge, direction: Direction): void {
+  const points = routed.points;
+  const first = points[0] as Point;
+  path.moveTo(first.x, first.y);
+  if (routed.shape === "loop") {
+    const [, c1, c2, end] = points as [Point, Point, Point, Point];
+    path.bezierCurveTo(c1.x, c1.y, c2.x, c2.y, end.x, end.y);
+    return;
+  }
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1] as Point;
+    const b = points[i] as Point;
+    if (direction === "DOWN" ? a.x === b.x : a.y === b.y) path.lineTo(b.x, b.y);
+    else if (direction === "DOWN") {
+      const middle = (a.y + b.y) / 2;
+      path.bezierCurveTo(a.x, middle, b.x, middle, b.x, b.y);
+    } else {
+      const middle = (a.x + b.x) / 2;
+      path.bezierCurveTo(middle, a.y, middle, b.y, b.x, b.y);
+    }
+  }
+}
+
 function draw(): void {
   const started = performance.now();
   paint();
-  // How long a full frame takes, for the benchmark (test/e2e/ui/graph-layout-bench.mjs).
+  // How long a full frame takes, for the benchmark (test/e2e/ui/graph-layout-bench.mjs); what the frame shows,
+  // for the UI test (test/e2e/ui/graph.mjs).
   canvas.dataset.drawMs = (performance.now() - started).toFixed(1);
+  canvas.dataset.captionPx = (FONT_SIZE * view.scale).toFixed(1);
+  canvas.dataset.captions = String(view.scale >= CAPTION_SCALE);
+  canvas.dataset.direction = shown?.layout.direction ?? "";
 }
 
 function paint(): void {
@@ -498,11 +503,15 @@ function paint(): void {
     const target = byId.get(edge.to);
     const key = `${edge.cycle ? "cycle" : target?.kind === "ghost" ? "ghost" : "plain"}${edge.follows ? "" : "-inert"}${lit ? "-lit" : ""}`;
     const colour = edge.cycle ? COLOURS.cycle : target?.kind === "ghost" ? COLOURS.ghost : lit ? theme.foreground : withAlpha(theme.dark ? "#ffffff" : "#000000", s < 0.25 ? 0.12 : 0.32);
-    const entry = group(key, colour, (edge.cycle ? 2 : 1.1) + (lit ? 0.8 : 0), edge.follows || s < 0.42 ? [] : edge.place === "summary" ? [1.5, 3] : [5, 4]);
-    const first = points[0] as Point;
-    entry.path.moveTo(first.x, first.y);
-    for (let i = 1; i < points.length; i++) entry.path.lineTo((points[i] as Point).x, (points[i] as Point).y);
-    if (heads) arrow(entry.heads, points[points.length - 2] as Point, points[points.length - 1] as Point, 7);
+    const entry = group(key, colour, (edge.cycle ? 2 : 1.1) + (lit ? 0.8 : 0), edge.follows || s < CAPTION_SCALE / 2 ? [] : edge.place === "summary" ? [1.5, 3] : [5, 4]);
+    trace(entry.path, routed, layout.direction);
+    if (heads) {
+      const end = points[points.length - 1] as Point;
+      const before = points[points.length - 2] as Point;
+      // A layered edge ends along the layout's direction; a loop along its last control line.
+      const from = routed.shape === "loop" ? before : layout.direction === "DOWN" ? { x: end.x, y: end.y - Math.sign(end.y - before.y || 1) } : { x: end.x - Math.sign(end.x - before.x || 1), y: end.y };
+      arrow(entry.heads, from, end, 7);
+    }
   }
   for (const entry of [...groups.entries()].sort((a, b) => Number(a[0].endsWith("-lit")) - Number(b[0].endsWith("-lit"))).map(([, value]) => value)) {
     context.strokeStyle = entry.colour;
@@ -516,7 +525,8 @@ function paint(): void {
   }
 
   // Nodes: boxes batched by style (one fill and one stroke per style), then the rings, then the captions.
-  const labels = s > 0.42;
+  // Captions only where they are legible; further out every box is a solid mark of its colour, never an empty frame.
+  const labels = s >= CAPTION_SCALE;
   const styles = new Map<string, { readonly path: Path2D; readonly fill: string; readonly stroke: string; readonly width: number; readonly dash: number[] }>();
   const cycleRings = new Path2D();
   const focusRings = new Path2D();
@@ -532,7 +542,7 @@ function paint(): void {
     if (!style) {
       style = {
         path: new Path2D(),
-        fill: hollow ? theme.background : withAlpha(colour, labels ? (theme.dark ? 0.22 : 0.16) : 0.55),
+        fill: labels ? (hollow ? theme.background : withAlpha(colour, theme.dark ? 0.22 : 0.16)) : withAlpha(colour, hollow ? 0.3 : 0.6),
         stroke: node.problem ? COLOURS.ghost : colour,
         width: Math.max(node.problem ? 2.5 : 1.5, 1 / s),
         // Dashes cost much to draw and nothing shows them far out.
@@ -734,14 +744,20 @@ window.addEventListener("message", (event: MessageEvent<Inbound>) => {
   const message = event.data;
   if (message.kind === "graph") void receive(message.graph).catch(showError);
   else if (message.kind === "focus") {
-    const slug = message.handle?.replace(/^@/, "").toLowerCase();
-    const node = slug ? graph?.nodes.find((candidate) => candidate.slug === slug && candidate.resolves) : undefined;
-    focusOn(node?.id);
+    focusRequest = message.request;
+    focusOn(focusTargetOf(message.target));
   }
 });
+
+/** The node a focus request names: by handle (the node a mention resolves to) or by the skill file's URI. */
+function focusTargetOf(target: FocusTarget): string | undefined {
+  if (!target || !graph) return undefined;
+  if ("uri" in target) return graph.nodes.find((node) => node.kind === "skill" && node.uri === target.uri)?.id;
+  const slug = target.handle.replace(/^@/, "").toLowerCase();
+  return graph.nodes.find((node) => node.slug === slug && node.resolves)?.id;
+}
 
 const saved = vscode.getState() as { focus?: string } | undefined;
 focusId = saved?.focus;
 resize();
-overviewRunner.warm();
 vscode.postMessage({ kind: "ready" });

@@ -106,7 +106,7 @@ async function checkFolders(folders: readonly string[], mustExist: boolean): Pro
 /** Reads libraries into one namespace, each library's files only (none of a nested library's). */
 async function loadLibraries(libraries: readonly SkillLibrary[]): Promise<Namespace> {
   const namespace = new Namespace();
-  await loadFolders(namespace, libraries.map((library) => library.root), undefined, undefined, (uri) => libraries.some((library) => belongsTo(library, uri)));
+  await loadFolders(namespace, libraries.map((library) => library.root), { shouldRead: (uri) => libraries.some((library) => belongsTo(library, uri)) });
   return namespace;
 }
 

@@ -3,7 +3,7 @@ import { isMap, isScalar, parseDocument, stringify } from "yaml";
 import { AGENT_SKILL_FILE } from "./agentSkills/paths.js";
 import { applyEdits, scanMentions, type MentionToken } from "./mentions.js";
 import { isRefusal, type Namespace, type Refusal } from "./namespace.js";
-import { MAX_SKILL_CHARS, parseSkillFile, SKILL_SUFFIX, unreadableReason, type SkillFile } from "./skillFile.js";
+import { FRONTMATTER_KEYS, MAX_SKILL_CHARS, parseSkillFile, SKILL_SUFFIX, unreadableReason, type SkillFile } from "./skillFile.js";
 import { handleProblem, makeSlug, slugKey, titleFromHandle } from "./slug.js";
 import type { Position } from "./text.js";
 import type { ToolSpec } from "./tools.js";
@@ -14,19 +14,45 @@ export { AGENT_SKILL_FILE };
 export const BUNDLE_FORMAT = "skill-bundle";
 /** The one format version this editor reads and writes. */
 export const BUNDLE_VERSION = 1;
-/** Larger bundle files are refused unread: a closure of prose skills is a few kilobytes. */
-export const MAX_BUNDLE_BYTES = 5 * 1024 * 1024;
+/** Larger bundle files are refused unread: prose is a few kilobytes; a skill's fonts and templates, a few megabytes. */
+export const MAX_BUNDLE_BYTES = 16 * 1024 * 1024;
+/** A larger file of a skill's folder is left out by name (the review and the export say so). */
+export const MAX_SKILL_FILE_BYTES = 8 * 1024 * 1024;
 /** The file-name ending of a bundle. */
 export const BUNDLE_SUFFIX = ".skillbundle.json";
 /** The file an Agent Skills folder holds. */
 /** The Agent Skills format caps `description` at this many characters. */
 export const MAX_AGENT_DESCRIPTION = 1024;
 
+/**
+ * A file of a skill's folder besides the skill file itself (`scripts/…`, `references/…`, `assets/…`,
+ * `LICENSE.txt`): carried byte for byte, never run. Its bytes travel as base64.
+ */
+export interface BundleFile {
+  /** Relative to the skill's folder, `/`-separated: never absolute, never `..`. */
+  readonly path: string;
+  /** `755` when the file was executable, else `644`: no other bit is carried. */
+  readonly mode: FileMode;
+  /** The sha256 of its bytes, hex. */
+  readonly sha256: string;
+  readonly base64: string;
+}
+
+export type FileMode = "644" | "755";
+
+/** Something in a skill's folder that does not travel, named with the reason. */
+export interface LeftOut {
+  readonly path: string;
+  readonly reason: string;
+}
+
 /** One shipped skill: its handle, its whole `.skill.md` text, and the text's sha256 (hex, of its UTF-8 bytes). */
 export interface BundleSkill {
   readonly handle: string;
   readonly text: string;
   readonly sha256: string;
+  /** The other files of the skill's folder; absent or empty for a skill that is one file. */
+  readonly files?: readonly BundleFile[];
 }
 
 /** A tool the closure needs. Tools are code, so they are never shipped: only named. */
@@ -71,6 +97,12 @@ export interface IncomingReview {
   /** Why the handle changed, when it did: who holds the incoming one here. */
   readonly takenBy: Holder | undefined;
   readonly rewrites: readonly MentionRewrite[];
+  /** The folder's other files that come with it, with their modes. */
+  readonly files: readonly { readonly path: string; readonly mode: FileMode }[];
+  /** What does not come, by name. */
+  readonly leftOut: readonly LeftOut[];
+  /** What is worth knowing before accepting (a description past the Agent Skills limit, kept whole). */
+  readonly notes: readonly string[];
 }
 
 /** Who holds a handle here, so an incoming skill had to be re-slugged. */
@@ -100,10 +132,11 @@ export interface ImportReview {
   readonly missingTools: readonly ToolNeed[];
 }
 
-/** A file an import creates. */
+/** A file an import creates: a skill's text, or (with `bytes`) a file of its folder, whose `text` is empty. */
 export interface PlannedFile {
   readonly uri: string;
   readonly text: string;
+  readonly bytes?: { readonly base64: string; readonly mode: FileMode; readonly sha256: string };
 }
 
 /** An accepted import is one atomic workspace edit that creates `files`; nothing else changes. */
@@ -114,10 +147,14 @@ export interface ImportPlan {
   readonly files: readonly PlannedFile[];
 }
 
-/** One Agent Skills folder: `<folder>/SKILL.md`. */
+/** One Agent Skills folder: `<folder>/SKILL.md`, written from the skill at `source`. */
 export interface AgentSkillFolder {
   readonly folder: string;
   readonly text: string;
+  /** The skill it comes from: its folder's other files go with it. */
+  readonly source: string;
+  /** What differs from the skill as written, or is worth knowing (a description past the format's limit). */
+  readonly notes: readonly string[];
 }
 
 /** A skill read from an Agent Skills folder, as a `.skill.md` text. */
@@ -126,14 +163,19 @@ export interface IncomingSkill {
   readonly text: string;
   /** Tools the skill declared it needs (written by `toAgentSkill`). */
   readonly tools: readonly BundleTool[];
-  /** Frontmatter keys this format has no place for (`license`, `metadata.author`, …): not imported. */
+  /** Frontmatter keys this format has no place for: not imported (only when a skill of ours comes back converted). */
   readonly dropped: readonly string[];
+  /** The folder's other files, read by the caller (the core reads no disk). */
+  readonly files?: readonly BundleFile[];
+  readonly leftOut?: readonly LeftOut[];
 }
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 const BUNDLE_KEYS = ["$schema", "format", "version", "root", "skills", "tools"];
-const SKILL_KEYS = ["handle", "text", "sha256"];
+const SKILL_KEYS = ["handle", "text", "sha256", "files"];
+const FILE_KEYS = ["path", "mode", "sha256", "base64"];
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const TOOL_KEYS = ["slug", "name"];
 /** Our fields that the Agent Skills format has no key for travel in its `metadata` map, under this prefix. */
 const META = "skill-lsp.";
@@ -141,6 +183,23 @@ const META = "skill-lsp.";
 /** The sha256 of a text's UTF-8 bytes, in hex: what a bundle records per skill. */
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** A folder file as a bundle carries it. */
+export function bundleFile(path: string, bytes: Uint8Array, executable: boolean): BundleFile {
+  return { path, mode: executable ? "755" : "644", sha256: createHash("sha256").update(bytes).digest("hex"), base64: Buffer.from(bytes).toString("base64") };
+}
+
+/**
+ * Why a folder file's path cannot travel, or undefined when it can: it must be relative, `/`-separated, with no
+ * empty, `.` or `..` segment, no drive, no NUL, and not be a skill file (which would become another skill).
+ */
+export function folderPathProblem(path: string): string | undefined {
+  if (path === "" || path.length > 1024) return "an empty or overlong path";
+  if (path.includes("\\") || path.includes("\0") || /^[A-Za-z]:/.test(path) || path.startsWith("/")) return "a path that is not relative to the skill's folder";
+  if (path.split("/").some((segment) => segment === "" || segment === "." || segment === "..")) return "a path that leaves or repeats its folder";
+  if (path.toLowerCase().endsWith(SKILL_SUFFIX) || path === AGENT_SKILL_FILE) return "a skill file (import it as a skill of its own)";
+  return undefined;
 }
 
 function refuse(refused: string): Refusal {
@@ -233,7 +292,7 @@ function closureOf(namespace: Namespace, handle: string): Closure | Refusal {
  * the tools the closure needs by slug and bound name. Refuses a tool, an unknown or ambiguous handle, a
  * closure with a dangling mention, and a bundle past the size an import accepts.
  */
-export function exportBundle(namespace: Namespace, handle: string): Bundle | Refusal {
+export function exportBundle(namespace: Namespace, handle: string, filesOf: (skill: SkillFile) => readonly BundleFile[] = () => []): Bundle | Refusal {
   const closure = closureOf(namespace, handle);
   if (isRefusal(closure)) return closure;
   const [root] = closure.skills;
@@ -241,7 +300,10 @@ export function exportBundle(namespace: Namespace, handle: string): Bundle | Ref
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     root: root?.slug ?? "",
-    skills: closure.skills.map((skill) => ({ handle: skill.slug, text: skill.text, sha256: sha256Hex(skill.text) })),
+    skills: closure.skills.map((skill) => {
+      const files = filesOf(skill);
+      return files.length > 0 ? { handle: skill.slug, text: skill.text, sha256: sha256Hex(skill.text), files } : { handle: skill.slug, text: skill.text, sha256: sha256Hex(skill.text) };
+    }),
     tools: closure.tools.map((tool) => ({ slug: tool.slug, name: tool.name })),
   };
   // What the other side would refuse is not worth writing.
@@ -250,10 +312,19 @@ export function exportBundle(namespace: Namespace, handle: string): Bundle | Ref
   return bundle;
 }
 
+/** The skills a share of `handle` takes: the skill and its closure, root first (the same refusals as `exportBundle`). */
+export function skillClosure(namespace: Namespace, handle: string): readonly SkillFile[] | Refusal {
+  const closure = closureOf(namespace, handle);
+  return isRefusal(closure) ? closure : closure.skills;
+}
+
 /** A bundle's file text: stable, pretty JSON with a final newline (no timestamp, so one closure gives one file). */
 export function bundleText(bundle: Bundle): string {
   const { format, version, root, skills, tools } = bundle;
-  return `${JSON.stringify({ format, version, root, skills: skills.map(({ handle, text, sha256 }) => ({ handle, text, sha256 })), tools: tools.map(({ slug, name }) => ({ slug, name })) }, null, 2)}\n`;
+  const skillEntries = skills.map(({ handle, text, sha256, files }) =>
+    files && files.length > 0 ? { handle, text, sha256, files: files.map(({ path, mode, sha256: hash, base64 }) => ({ path, mode, sha256: hash, base64 })) } : { handle, text, sha256 },
+  );
+  return `${JSON.stringify({ format, version, root, skills: skillEntries, tools: tools.map(({ slug, name }) => ({ slug, name })) }, null, 2)}\n`;
 }
 
 // ————————————————————————————————————————————————————————— parse and validate
@@ -316,7 +387,13 @@ export function validateBundle(value: unknown, closed: boolean): Bundle | Refusa
     if (text.includes("\0")) return refuse(`The text of @${handle} holds binary data (NUL bytes), not prose.`);
     if (typeof sha256 !== "string" || !SHA256.test(sha256)) return refuse(`${where}.sha256 must be the 64 lower-case hex digits of the text's sha256.`);
     if (sha256Hex(text) !== sha256) return refuse(`The text of @${handle} does not match its sha256: the bundle was altered or damaged on the way.`);
-    skills.push({ handle, text, sha256 });
+    if (entry.files === undefined) {
+      skills.push({ handle, text, sha256 });
+      continue;
+    }
+    const files = validateFiles(entry.files, handle);
+    if (isRefusal(files)) return files;
+    skills.push(files.length > 0 ? { handle, text, sha256, files } : { handle, text, sha256 });
   }
 
   if (typeof value.root !== "string") return refuse(`"root" must be the handle of the shared skill.`);
@@ -351,6 +428,32 @@ export function validateBundle(value: unknown, closed: boolean): Bundle | Refusa
     }
   }
   return { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, root: value.root, skills, tools };
+}
+
+/** Checks a skill's `files`: safe relative paths, each once (case aside), a mode, base64 bytes that match their sha256. */
+function validateFiles(value: unknown, handle: string): BundleFile[] | Refusal {
+  if (!Array.isArray(value)) return refuse(`The files of @${handle} must be a list of { "path", "mode", "sha256", "base64" }.`);
+  const files: BundleFile[] = [];
+  const paths = new Set<string>();
+  for (const [index, entry] of value.entries()) {
+    const where = `@${handle} files[${index}]`;
+    if (!isRecord(entry)) return refuse(`${where} must be an object with "path", "mode", "sha256" and "base64".`);
+    for (const key of Object.keys(entry)) if (!FILE_KEYS.includes(key)) return refuse(`Unknown key "${key}" in ${where}: a file has only ${FILE_KEYS.join(", ")}.`);
+    const { path, mode, sha256, base64 } = entry;
+    if (typeof path !== "string") return refuse(`${where}.path must be a string.`);
+    const problem = folderPathProblem(path);
+    if (problem) return refuse(`${where}: "${path}" is ${problem}; a file of a skill lies inside its folder.`);
+    if (paths.has(path.toLowerCase())) return refuse(`${where}: "${path}" appears twice (letter case aside).`);
+    paths.add(path.toLowerCase());
+    if (mode !== "644" && mode !== "755") return refuse(`${where}.mode must be "644" or "755" (only the executable bit is carried).`);
+    if (typeof base64 !== "string" || !BASE64.test(base64) || base64.length % 4 !== 0) return refuse(`${where}.base64 must be the file's bytes in base64.`);
+    if (typeof sha256 !== "string" || !SHA256.test(sha256)) return refuse(`${where}.sha256 must be the 64 lower-case hex digits of the file's sha256.`);
+    const bytes = Buffer.from(base64, "base64");
+    if (bytes.length > MAX_SKILL_FILE_BYTES) return refuse(`${where}: "${path}" is ${megabytes(bytes.length)} MB; a file of a skill is at most ${megabytes(MAX_SKILL_FILE_BYTES)} MB.`);
+    if (createHash("sha256").update(bytes).digest("hex") !== sha256) return refuse(`${where}: "${path}" does not match its sha256: the bundle was altered or damaged on the way.`);
+    files.push({ path, mode, sha256, base64 });
+  }
+  return files;
 }
 
 // ————————————————————————————————————————————————————————— import
@@ -592,13 +695,15 @@ function folderUri(target: string): string | Refusal {
  * a tool, and that names nothing here (only possible in a bundle built from Agent Skills folders), is escaped as
  * `\@` so it reads as text. The review lists the tools the closure needs and which of them this workspace lacks.
  */
-export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri: string): ImportPlan | Refusal {
+export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri: string, leftOutOf: ReadonlyMap<string, readonly LeftOut[]> = new Map()): ImportPlan | Refusal {
   const folder = folderUri(targetFolderUri);
   if (isRefusal(folder)) return folder;
   // A Bundle built in code gets the same checks as one read from a file.
   const checked = validateBundle(bundle, false);
   if (isRefusal(checked)) return checked;
-  const uriOf = (handle: string) => `${folder}${handle}${SKILL_SUFFIX}`;
+  const withFiles = new Set(checked.skills.filter((skill) => (skill.files ?? []).length > 0).map((skill) => skill.handle));
+  // A skill with files gets a folder of its own, so its relative links still reach them: <handle>/<handle>.skill.md.
+  const uriOf = (handle: string, incomingHandle = handle) => (withFiles.has(incomingHandle) ? `${folder}${handle}/${handle}${SKILL_SUFFIX}` : `${folder}${handle}${SKILL_SUFFIX}`);
   const incoming: Incoming[] = checked.skills.map((skill) => {
     const file = parseSkillFile(uriOf(skill.handle), skill.text);
     return { skill, file, content: contentOf(file) };
@@ -606,25 +711,68 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
   const bundleHandles = new Set(incoming.map((entry) => entry.skill.handle));
   const toolSlugs = new Set(checked.tools.map((tool) => tool.slug));
 
+  /** The edits an incoming skill is written with, given the handles the bundle's skills get. */
+  const editsFor = (file: SkillFile, handles: ReadonlyMap<string, string>) => {
+    const rewrites: MentionRewrite[] = [];
+    const edits: { start: number; end: number; newText: string }[] = [];
+    for (const mention of file.mentions) {
+      const renamed = handles.get(mention.slug);
+      if (bundleHandles.has(mention.slug)) {
+        if (renamed === undefined || renamed === mention.slug) continue;
+        edits.push({ start: mention.start, end: mention.end, newText: `@${renamed}` });
+        rewrites.push({ kind: "rename", from: `@${mention.written}`, to: `@${renamed}`, position: mention.range.start });
+      } else if (!mention.inCode && !toolSlugs.has(mention.slug) && !namespace.resolve(mention.slug)) {
+        // Inline code is never escaped: a backslash there would show.
+        edits.push({ start: mention.start, end: mention.start, newText: "\\" });
+        rewrites.push({ kind: "escape", from: `@${mention.written}`, to: `\\@${mention.written}`, position: mention.range.start });
+      }
+    }
+    return { rewrites, edits };
+  };
+
   const reused = chooseReuse(incoming, namespace);
+  // A second import of the same source: the skill here holds exactly the text this import would write.
+  // That holds only while the bundle's skills it mentions keep their handles too, so candidates that mention a
+  // skill which would be re-slugged are dropped until none is left to drop.
+  const own = new Map(incoming.map(({ skill }) => [skill.handle, skill.handle]));
+  const exact = new Map<string, { readonly here: SkillFile; readonly needs: readonly string[] }>();
+  for (const { skill, file } of incoming) {
+    if (reused.has(skill.handle)) continue;
+    const claimants = namespace.claimants(skill.handle);
+    const here = claimants[0];
+    if (claimants.length !== 1 || !here || namespace.tool(skill.handle) || [...reused.values()].includes(here)) continue;
+    if (here.text !== applyEdits(skill.text, editsFor(file, own).edits)) continue;
+    exact.set(skill.handle, { here, needs: [...new Set(file.mentions.map((mention) => mention.slug).filter((slug) => bundleHandles.has(slug) && slug !== skill.handle))] });
+  }
+  const keepsHandle = (handle: string) => exact.has(handle) || reused.get(handle)?.slug === handle || (!reused.has(handle) && !namespace.isTaken(handle) && !toolSlugs.has(handle));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [handle, candidate] of exact) {
+      if (candidate.needs.every(keepsHandle)) continue;
+      exact.delete(handle);
+      changed = true;
+    }
+  }
+  for (const [handle, candidate] of exact) reused.set(handle, candidate.here);
   const target = new Map<string, string>();
   for (const [handle, existing] of reused) target.set(handle, existing.slug);
 
   // A file that differs only in case is the same file on a case-insensitive disk.
   const occupied = new Set([...namespace.skills()].map((skill) => skill.uri.toLowerCase()));
   const reserved = new Set<string>();
-  const isTaken = (slug: string) => namespace.isTaken(slug) || reserved.has(slug) || toolSlugs.has(slug) || occupied.has(uriOf(slug).toLowerCase());
+  const isTaken = (slug: string, incomingHandle: string) =>
+    namespace.isTaken(slug) || reserved.has(slug) || toolSlugs.has(slug) || occupied.has(uriOf(slug, incomingHandle).toLowerCase());
   // Skills that keep their handle go first, so a minted `-2` never pushes a bundle's own `x-2` aside.
   const reasons = new Map<string, Holder>();
   for (const { skill } of incoming) {
-    if (target.has(skill.handle) || isTaken(skill.handle)) continue;
+    if (target.has(skill.handle) || isTaken(skill.handle, skill.handle)) continue;
     target.set(skill.handle, skill.handle);
     reserved.add(skill.handle);
   }
   for (const { skill } of incoming) {
     if (target.has(skill.handle)) continue;
     reasons.set(skill.handle, holderOf(namespace, skill.handle, toolSlugs, uriOf(skill.handle)));
-    const minted = makeSlug(skill.handle, isTaken);
+    const minted = makeSlug(skill.handle, (slug) => isTaken(slug, skill.handle));
     target.set(skill.handle, minted);
     reserved.add(minted);
   }
@@ -634,32 +782,36 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
   for (const { skill, file } of incoming) {
     const handle = target.get(skill.handle) ?? skill.handle;
     const existing = reused.get(skill.handle);
-    const rewrites: MentionRewrite[] = [];
-    const edits: { start: number; end: number; newText: string }[] = [];
+    const leftOut = [...(leftOutOf.get(skill.handle) ?? [])];
+    const carried = skill.files ?? [];
+    let rewrites: MentionRewrite[] = [];
+    let filesFolder: string | undefined;
     if (!existing) {
-      for (const mention of file.mentions) {
-        const renamed = target.get(mention.slug);
-        if (bundleHandles.has(mention.slug)) {
-          if (renamed === undefined || renamed === mention.slug) continue;
-          edits.push({ start: mention.start, end: mention.end, newText: `@${renamed}` });
-          rewrites.push({ kind: "rename", from: `@${mention.written}`, to: `@${renamed}`, position: mention.range.start });
-        } else if (!mention.inCode && !toolSlugs.has(mention.slug) && !namespace.resolve(mention.slug)) {
-          // Inline code is never escaped: a backslash there would show.
-          edits.push({ start: mention.start, end: mention.start, newText: "\\" });
-          rewrites.push({ kind: "escape", from: `@${mention.written}`, to: `\\@${mention.written}`, position: mention.range.start });
-        }
-      }
-      files.push({ uri: uriOf(handle), text: applyEdits(skill.text, edits) });
+      const planned = editsFor(file, target);
+      rewrites = planned.rewrites;
+      files.push({ uri: uriOf(handle, skill.handle), text: applyEdits(skill.text, planned.edits) });
+      filesFolder = `${folder}${handle}/`;
+    } else if (carried.length > 0) {
+      // The files go beside the skill already here when it has a folder of its own; what is there already is kept.
+      const ownFolder = `/${existing.slug}/${existing.handle}${SKILL_SUFFIX}`;
+      if (existing.uri.endsWith(ownFolder)) filesFolder = existing.uri.slice(0, existing.uri.length - ownFolder.length + existing.slug.length + 2);
+      else for (const one of carried) leftOut.push({ path: one.path, reason: `the skill here, ${existing.uri}, is a lone file with no folder of its own` });
+    }
+    if (filesFolder !== undefined) {
+      for (const one of carried) files.push({ uri: `${filesFolder}${one.path.split("/").map(encodeURIComponent).join("/")}`, text: "", bytes: { base64: one.base64, mode: one.mode, sha256: one.sha256 } });
     }
     reviews.push({
       incoming: skill.handle,
       handle,
       action: existing ? "reuse" : "create",
-      uri: existing?.uri ?? uriOf(handle),
+      uri: existing?.uri ?? uriOf(handle, skill.handle),
       title: file.title,
       summary: file.summary,
       takenBy: existing ? undefined : reasons.get(skill.handle),
       rewrites,
+      files: filesFolder === undefined ? [] : carried.map((one) => ({ path: one.path, mode: one.mode })),
+      leftOut,
+      notes: descriptionNote(skill.handle, file.summary ?? ""),
     });
   }
 
@@ -686,8 +838,14 @@ export function reviewLines(review: ImportReview, show: (uri: string) => string 
   lines.push(`Import @${review.root}: ${review.skills.length} skill${review.skills.length === 1 ? "" : "s"}, ${created} to create, ${review.skills.length - created} already here.`);
   for (const skill of review.skills) {
     const name = skill.handle === skill.incoming ? `@${skill.handle}` : `@${skill.incoming} → @${skill.handle}`;
+    const fileLines = () => {
+      if (skill.files.length > 0) lines.push(`      with ${skill.files.length} file${skill.files.length === 1 ? "" : "s"} of its folder: ${skill.files.map((file) => (file.mode === "755" ? `${file.path} (executable)` : file.path)).join(", ")}`);
+      for (const out of skill.leftOut) lines.push(`      left out: ${out.path} (${out.reason})`);
+      for (const note of skill.notes) lines.push(`      note: ${note}`);
+    };
     if (skill.action === "reuse") {
       lines.push(`  = ${name}: already here with the same content (${show(skill.uri)}); reused.`);
+      fileLines();
       continue;
     }
     const holder = skill.takenBy;
@@ -702,6 +860,7 @@ export function reviewLines(review: ImportReview, show: (uri: string) => string 
       const at = `${rewrite.position.line + 1}:${rewrite.position.character + 1}`;
       lines.push(rewrite.kind === "rename" ? `      ${at} ${rewrite.from} → ${rewrite.to}` : `      ${at} ${rewrite.from} names nothing here: kept as text, ${rewrite.to}`);
     }
+    fileLines();
   }
   if (review.tools.length > 0) {
     lines.push("Tools the skills need (tools are not shipped):");
@@ -725,7 +884,7 @@ function frontmatterText(fields: Record<string, unknown>): string {
 }
 
 /** Splits a SKILL.md into its frontmatter's YAML and its body; undefined when it does not open with `---`. */
-function splitFrontmatter(text: string): { readonly yaml: string; readonly body: string } | undefined {
+function splitFrontmatter(text: string): { readonly yaml: string; readonly yamlStart: number; readonly body: string } | undefined {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const open = /^---[ \t]*\r?\n/.exec(text.slice(start));
   if (!open) return undefined;
@@ -736,25 +895,57 @@ function splitFrontmatter(text: string): { readonly yaml: string; readonly body:
   let bodyStart = yamlEnd + close[0].length;
   if (text.charAt(bodyStart) === "\r") bodyStart++;
   if (text.charAt(bodyStart) === "\n") bodyStart++;
-  return { yaml: text.slice(contentStart, yamlEnd), body: text.slice(bodyStart) };
+  return { yaml: text.slice(contentStart, yamlEnd), yamlStart: contentStart, body: text.slice(bodyStart) };
+}
+
+/** A note when a description is past the Agent Skills limit: reported, never cut. */
+function descriptionNote(slug: string, description: string): string[] {
+  return description.length > MAX_AGENT_DESCRIPTION
+    ? [`@${slug}: the description has ${description.length.toLocaleString("en")} characters; the Agent Skills format allows ${MAX_AGENT_DESCRIPTION.toLocaleString("en")}. It is written whole, not cut: shorten it if the agent refuses it.`]
+    : [];
 }
 
 /**
- * A skill as an Agent Skills folder (`<name>/SKILL.md`): `name` is the handle (the same rule), `description`
- * the summary (the title when there is none; cut to 1,024 characters). What that format has no key for — the
- * title, `enabled: false`, `advertised: false`, examples, near-misses, the tools it mentions and the full
- * summary when it was cut — travels in `metadata` under `skill-lsp.`, so `fromAgentSkill` gives the skill back.
- * The body is copied as it is; `namespace` lets the tools be named.
+ * The SKILL.md a skill already written in the Agent Skills shape gives: its own text, byte for byte (BOM, line
+ * endings, key order), when its frontmatter has `description` and none of this format's keys. A `name:` that is
+ * not the handle (the skill was re-slugged on import) is the one value rewritten, and a note says so.
+ */
+function verbatimAgentSkill(skill: SkillFile): AgentSkillFolder | undefined {
+  const split = splitFrontmatter(skill.text);
+  if (!split) return undefined;
+  const document = parseDocument(split.yaml, { uniqueKeys: true, prettyErrors: false });
+  if (document.errors.length > 0 || !isMap(document.contents)) return undefined;
+  const keys = document.contents.items.map((pair) => (isScalar(pair.key) ? String(pair.key.value) : ""));
+  if (!keys.includes("description") || keys.some((key) => key in FRONTMATTER_KEYS)) return undefined;
+  const description = document.get("description");
+  if (typeof description !== "string") return undefined;
+  const notes = descriptionNote(skill.slug, description);
+  const name = document.get("name", true);
+  let text = skill.text;
+  if (!isScalar(name) || !name.range) return undefined;
+  if (name.value !== skill.slug) {
+    const start = split.yamlStart + name.range[0];
+    text = `${text.slice(0, start)}${skill.slug}${text.slice(split.yamlStart + name.range[1])}`;
+    notes.push(`@${skill.slug}: name: ${String(name.value)} is written name: ${skill.slug}, the skill's handle here.`);
+  }
+  return { folder: skill.slug, text, source: skill.uri, notes };
+}
+
+/**
+ * A skill as an Agent Skills folder (`<name>/SKILL.md`). A skill already in that shape (imported from one) is
+ * written as it is (see `verbatimAgentSkill`). Otherwise `name` is the handle (the same rule) and `description`
+ * the summary (the title when there is none), kept whole even past 1,024 characters, with a note. What that
+ * format has no key for — the title, `enabled: false`, `advertised: false`, examples, near-misses, the tools it
+ * mentions — travels in `metadata` under `skill-lsp.`, so `fromAgentSkill` gives the skill back. The body is
+ * copied as it is; `namespace` lets the tools be named.
  */
 export function toAgentSkill(skill: SkillFile, namespace?: Namespace): AgentSkillFolder {
+  const verbatim = verbatimAgentSkill(skill);
+  if (verbatim) return verbatim;
   const metadata: Record<string, string> = {};
   const summary = skill.summary?.trim();
-  let description = summary !== undefined && summary !== "" ? summary : skill.title;
+  const description = summary !== undefined && summary !== "" ? summary : skill.title;
   if (summary === undefined || summary === "") metadata[`${META}summary`] = "";
-  if (description.length > MAX_AGENT_DESCRIPTION) {
-    metadata[`${META}summary`] = description;
-    description = `${description.slice(0, MAX_AGENT_DESCRIPTION - 1)}…`;
-  }
   if (skill.title !== titleFromHandle(skill.slug)) metadata[`${META}title`] = skill.title;
   if (!skill.enabled) metadata[`${META}enabled`] = "false";
   if (!skill.advertised) metadata[`${META}advertised`] = "false";
@@ -770,7 +961,7 @@ export function toAgentSkill(skill: SkillFile, namespace?: Namespace): AgentSkil
   }
   const fields: Record<string, unknown> = { name: skill.slug, description };
   if (Object.keys(metadata).length > 0) fields.metadata = metadata;
-  return { folder: skill.slug, text: `---\n${frontmatterText(fields)}---\n${skill.body}` };
+  return { folder: skill.slug, text: `---\n${frontmatterText(fields)}---\n${skill.body}`, source: skill.uri, notes: descriptionNote(skill.slug, description) };
 }
 
 /**
@@ -803,6 +994,11 @@ export function fromAgentSkill(folderName: string, text: string): IncomingSkill 
   if (typeof name !== "string") return refuse(`${where} has no name: the Agent Skills format wants name: ${folderName}.`);
   if (name !== folderName) return refuse(`${where} says name: ${name}, but its folder is ${folderName}/: the Agent Skills format wants them equal. Rename the folder or fix the name.`);
   if (typeof description !== "string" || description.trim() === "") return refuse(`${where} has no description: the Agent Skills format wants one, and it becomes the planner-menu summary.`);
+
+  // A skill from elsewhere is kept as it is written, byte for byte: its frontmatter keys are this format's too.
+  const metadataNode = document.get("metadata", true);
+  const ours = isMap(metadataNode) && metadataNode.items.some((pair) => isScalar(pair.key) && String(pair.key.value).startsWith(META));
+  if (!ours) return { handle: folderName, text, tools: [], dropped: [] };
 
   const dropped: string[] = [];
   const meta = new Map<string, string>();
@@ -841,17 +1037,17 @@ export function fromAgentSkill(folderName: string, text: string): IncomingSkill 
   }
 
   const summary = meta.get("summary") ?? description.trim();
-  const ours: Record<string, unknown> = {};
+  const restored: Record<string, unknown> = {};
   const title = meta.get("title");
-  if (title !== undefined) ours.title = title;
-  if (summary !== "") ours.summary = summary;
-  if (meta.get("enabled") === "false") ours.enabled = false;
-  if (meta.get("advertised") === "false") ours.advertised = false;
+  if (title !== undefined) restored.title = title;
+  if (summary !== "") restored.summary = summary;
+  if (meta.get("enabled") === "false") restored.enabled = false;
+  if (meta.get("advertised") === "false") restored.advertised = false;
   const examples = stringList(meta.get("examples"));
-  if (examples && examples.length > 0) ours.examples = examples;
+  if (examples && examples.length > 0) restored.examples = examples;
   const nearMisses = stringList(meta.get("near-misses"));
-  if (nearMisses && nearMisses.length > 0) ours["near-misses"] = nearMisses;
-  const skillText = Object.keys(ours).length > 0 ? `---\n${frontmatterText(ours)}---\n${split.body}` : split.body;
+  if (nearMisses && nearMisses.length > 0) restored["near-misses"] = nearMisses;
+  const skillText = Object.keys(restored).length > 0 ? `---\n${frontmatterText(restored)}---\n${split.body}` : split.body;
   return { handle: folderName, text: skillText, tools, dropped };
 }
 
@@ -880,7 +1076,7 @@ export function bundleFromAgentSkills(skills: readonly IncomingSkill[]): Bundle 
       format: BUNDLE_FORMAT,
       version: BUNDLE_VERSION,
       root: root?.handle ?? "",
-      skills: skills.map((skill) => ({ handle: skill.handle, text: skill.text, sha256: sha256Hex(skill.text) })),
+      skills: skills.map((skill) => ({ handle: skill.handle, text: skill.text, sha256: sha256Hex(skill.text), ...(skill.files && skill.files.length > 0 ? { files: skill.files } : {}) })),
       tools: [...tools.values()],
     },
     false,

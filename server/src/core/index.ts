@@ -23,4 +23,3 @@ export * from "./agentSkills/assist.js";
 export * from "./agentSkills/check.js";
 export * from "./agentSkills/commands.js";
 export * from "./agentSkills/frontmatter.js";
-export * from "./agentSkills/keys.js";

@@ -83,7 +83,10 @@ export class Namespace {
   readonly #mentioners = new UriIndex();
   readonly #diagnostics = new Map<string, readonly CoreDiagnostic[]>();
   /** Summaries too alike on the menu (`menu-similar`): indexed on first use, then kept up to date. */
-  readonly #competition = new MenuCompetition(() => this.#skills.values());
+  readonly #competition = new MenuCompetition(
+    () => this.#skills.values(),
+    (uri) => this.#skills.get(uri),
+  );
   #generation = 0;
   #menuGeneration = 0;
   #nearCandidates: { readonly generation: number; readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]> } | undefined;
@@ -328,6 +331,37 @@ export class Namespace {
       }
     }
     return { tools, skills, unresolved, disabled };
+  }
+
+  /**
+   * Builds the `menu-similar` warnings in the background rather than on the first diagnosis: until
+   * {@link advanceMenuSimilarity} reports them ready, every skill is diagnosed without them (an editor then asks
+   * again for the skills it names). Call before the workspace is read; {@link startMenuSimilarity} once it is.
+   */
+  deferMenuSimilarity(): void {
+    this.#competition.defer();
+  }
+
+  /** Begins building the `menu-similar` index over the skills as they are now; later changes are followed. */
+  startMenuSimilarity(): void {
+    this.#competition.start();
+  }
+
+  /** True once the `menu-similar` warnings are complete (after the background build, or built on first use). */
+  get menuSimilarityReady(): boolean {
+    return this.#competition.ready;
+  }
+
+  /**
+   * Does about `units` steps of the background build (a step: one summary read, indexed or compared). Answers
+   * undefined while it is not done; when it is, the URIs whose diagnostics gained warnings (their cached
+   * diagnostics dropped), once; an empty set after that.
+   */
+  advanceMenuSimilarity(units: number): Set<string> | undefined {
+    const wasReady = this.#competition.ready;
+    const warned = this.#competition.advance(units);
+    if (warned === undefined || wasReady) return warned;
+    return this.#invalidate(warned);
   }
 
   /** The diagnostics of one file, cached until a change makes them stale. */

@@ -5,10 +5,9 @@
  * dropped, light suffix stemming (`meetings` → `meet`). It depends on the two summaries only, never on the rest
  * of the workspace, so a change to one summary changes only the pairs it is in.
  *
- * Finding the pairs is all-pairs similarity search, O(n²) if done naively. {@link SimilarityIndex} keeps an
- * inverted index from the rarest terms of each summary to the summaries and answers one summary's neighbours
- * by reading only its own rarest terms' posting lists (prefix filtering: a pair at or above the threshold must
- * share one of them), then bounds each candidate's overlap from typed arrays before computing its score.
+ * Finding the pairs is all-pairs similarity search, O(n²) if done naively. {@link SimilarityIndex} is exact and
+ * answers one summary's neighbours by reading the posting lists of the pairs among its rarest terms (prefix
+ * filtering on term pairs), then bounds each candidate's overlap before computing its score.
  */
 import type { CoreDiagnostic } from "./diagnostics.js";
 import { DiagnosticCodes } from "./diagnostics.js";
@@ -117,8 +116,8 @@ interface Group {
   readonly signature: string;
   /** Term ids, sorted ascending (for merging). */
   readonly terms: Int32Array;
-  /** The term ids indexed for this group: its first terms in the index's term order (see {@link SimilarityIndex}). */
-  readonly prefix: Int32Array;
+  /** The term ids in the index's term order, rarest first (see {@link SimilarityIndex}). */
+  readonly ordered: Int32Array;
   readonly members: Set<string>;
   /** The members in key order, made when first asked for after a change. */
   sorted: string[] | undefined;
@@ -133,13 +132,27 @@ export interface Closest {
 }
 
 /**
- * The summaries under comparison, by key, found by prefix filtering (the AllPairs family of similarity joins).
- * Terms have one fixed order, rarest first. A pair at or above the threshold t shares a term among the first
- * n − ⌈t²n⌉ + 1 terms of each side (n its term count): a partner with m terms has m ≥ t²n, since the cosine is
- * at most √(min/max), so the pair shares at least t·√(nm) ≥ t²n terms, and two sets that share k terms share
- * one among the first n − k + 1 of each in any common order. So only those prefixes are indexed and probed; a
- * common word is rarely in a prefix, so its posting list stays short. Any fixed order is correct; `build` ranks
- * terms by frequency once, and a term first seen later is ranked before all others, as a new word is rare.
+ * Subsets of this many terms key the posting lists, by the size of the larger summary of a pair (see
+ * {@link SimilarityIndex}). Measured on the 10,000 summaries of the bench's realistic and worst workspaces:
+ * triples for short summaries read fewer entries but held half as much memory again, for no less time.
+ */
+function subsetSize(largerSize: number): number {
+  return largerSize <= 24 ? 2 : 1;
+}
+
+/**
+ * The summaries under comparison, by key, found by prefix filtering (the AllPairs family of similarity joins),
+ * generalised from single terms to term subsets. Terms have one fixed order, rarest first. A pair of sizes n and
+ * m at or above the threshold t shares s ≥ r = ⌈t·√(nm)⌉ terms; its first c shared terms in that order lie among
+ * the first n − r + c terms of one side and the first m − r + c of the other, since each side has at most n − s
+ * (m − s) other terms before them. So each summary is indexed under the c-subsets of its first terms, with the
+ * place of the last, and probes the same subsets of its own: a pair shares at least one such key, and a key
+ * whose terms lie too deep for the pair's sizes is skipped. With c = 1 (plain prefix filtering) a summary of
+ * common words probes long lists of everything holding one of them, which made a workspace whose summaries share
+ * a small vocabulary read lists of nearly every summary; a pair of terms is rarer than either. Summaries of
+ * more than 24 terms use single terms (their pairs would be too many); c is a function of the pair's sizes, so
+ * both sides agree. Any fixed order is correct; `build` ranks terms by frequency once, and a term first seen
+ * later is ranked before all others, as a new word is rare.
  *
  * Summaries with the same terms form one group, compared once: 10,000 copies of a template summary are one
  * entry, not 50 million pairs. Group ids are dense integers and posting lists plain arrays, so candidates are
@@ -156,11 +169,16 @@ export class SimilarityIndex {
   readonly #rank: number[] = [];
   /** By term id: the one bit of 64 that stands for it in a signature. */
   readonly #bits: number[] = [];
-  /** By term id: the groups whose prefix holds the term, as pairs (group id, the term's place in its order). */
-  readonly #postings: number[][] = [];
+  /**
+   * By subset size c (1 to 3), then summary size, then subset key: the groups of that size indexed under it,
+   * as pairs (group id, place of its last term). Split by size, a probe reads only the lists of the partner
+   * sizes it can meet, each with the prefix that size needs.
+   */
+  readonly #postings: Map<number, Map<number, number[]>>[] = [new Map(), new Map(), new Map(), new Map()];
+  /** By summary size: for each subset size c, how many of its first terms it indexes and probes (0: none). */
+  readonly #prefixes = new Map<number, Int32Array>();
   #nextRank = -1;
-  /** By group id: its term count; the last query that saw it. */
-  #sizes = new Int32Array(64);
+  /** By group id: the last query that accepted it. */
   #marks = new Int32Array(64);
   /** By group id, two 32-bit words: the bits of its terms, an upper bound on what it shares with a probe. */
   #signatures = new Int32Array(128);
@@ -182,15 +200,28 @@ export class SimilarityIndex {
   build(summaries: Iterable<readonly [key: string, summary: string]>): void {
     const all = [...summaries].map(([key, summary]) => [key, summaryTerms(summary)] as const);
     const frequency = new Map<string, number>();
-    for (const [, terms] of all) for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    for (const [, terms] of all) countTerms(terms, frequency);
+    this.rankTerms(frequency);
+    for (const [key, terms] of all) this.#set(key, terms);
+  }
+
+  /**
+   * Ranks the terms not seen before by how many summaries hold each ({@link countTerms}), rarest first: what
+   * {@link build} does before it indexes, for a caller that indexes in steps (with {@link setTerms}).
+   */
+  rankTerms(frequency: ReadonlyMap<string, number>): void {
     const fresh = [...frequency].filter(([term]) => !this.#termIds.has(term)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1));
     for (const [term] of fresh) this.#termId(term);
-    for (const [key, terms] of all) this.#set(key, terms);
   }
 
   /** Adds, replaces or (with undefined) removes the summary under a key. */
   set(key: string, summary: string | undefined): void {
     this.#set(key, summary === undefined ? undefined : summaryTerms(summary));
+  }
+
+  /** {@link set} with the summary's terms already found ({@link summaryTerms}). */
+  setTerms(key: string, terms: readonly string[] | undefined): void {
+    this.#set(key, terms);
   }
 
   #set(key: string, words: readonly string[] | undefined): void {
@@ -212,11 +243,10 @@ export class SimilarityIndex {
   }
 
   #addGroup(signature: string, terms: Int32Array, ids: number[]): Group {
-    const n = terms.length;
     const rank = this.#rank;
-    const prefix = Int32Array.from(ids.sort((a, b) => (rank[a] as number) - (rank[b] as number)).slice(0, n - Math.ceil(this.#threshold * this.#threshold * n - EPSILON) + 1));
+    const ordered = Int32Array.from(ids.sort((a, b) => (rank[a] as number) - (rank[b] as number)));
     const id = this.#freeIds.pop() ?? this.#byId.length;
-    const group: Group = { id, signature, terms, prefix, members: new Set(), sorted: undefined };
+    const group: Group = { id, signature, terms, ordered, members: new Set(), sorted: undefined };
     this.#groups.set(signature, group);
     this.#byId[id] = group;
     if (id >= this.#marks.length) {
@@ -226,11 +256,9 @@ export class SimilarityIndex {
         grown.set(from);
         return grown;
       };
-      this.#sizes = grow(this.#sizes, length);
       this.#marks = grow(this.#marks, length);
       this.#signatures = grow(this.#signatures, length * 2);
     }
-    this.#sizes[id] = n;
     let low = 0;
     let high = 0;
     for (const term of terms) {
@@ -240,14 +268,18 @@ export class SimilarityIndex {
     }
     this.#signatures[2 * id] = low;
     this.#signatures[2 * id + 1] = high;
-    prefix.forEach((term, place) => this.#postings[term]?.push(id, place));
+    this.#eachIndexKey(group, (postings, key, place) => {
+      const posting = postings.get(key);
+      if (posting) posting.push(id, place);
+      else postings.set(key, [id, place]);
+    });
     return group;
   }
 
   #removeGroup(group: Group): void {
-    for (const term of group.prefix) {
-      const posting = this.#postings[term];
-      if (!posting) continue;
+    this.#eachIndexKey(group, (postings, key) => {
+      const posting = postings.get(key);
+      if (!posting) return;
       for (let at = 0; at < posting.length; at += 2) {
         if (posting[at] !== group.id) continue;
         posting[at] = posting[posting.length - 2] as number;
@@ -255,10 +287,41 @@ export class SimilarityIndex {
         posting.length -= 2;
         break;
       }
-    }
+      if (posting.length === 0) postings.delete(key);
+    });
     this.#groups.delete(group.signature);
     this.#byId[group.id] = undefined;
     this.#freeIds.push(group.id);
+  }
+
+  /** For each subset size c, how many of its first terms a summary of n terms indexes: the most any partner size needs. */
+  #prefixesOf(n: number): Int32Array {
+    let prefixes = this.#prefixes.get(n);
+    if (prefixes) return prefixes;
+    prefixes = new Int32Array(4);
+    const t = this.#threshold;
+    const lowest = Math.max(MIN_SUMMARY_TERMS, Math.ceil(t * t * n - EPSILON));
+    const highest = Math.floor(n / (t * t) + EPSILON);
+    for (let m = lowest; m <= highest; m++) {
+      const { shared, c } = pairNeeds(t, n, m);
+      prefixes[c] = Math.max(prefixes[c] as number, n - shared + c);
+    }
+    this.#prefixes.set(n, prefixes);
+    return prefixes;
+  }
+
+  /** Calls `visit` with the posting lists, key and place of the last term of every subset a group is indexed under. */
+  #eachIndexKey(group: Group, visit: (postings: Map<number, number[]>, key: number, place: number) => void): void {
+    const n = group.ordered.length;
+    const prefixes = this.#prefixesOf(n);
+    for (let c = 1; c <= 3; c++) {
+      if ((prefixes[c] as number) === 0) continue;
+      const bySize = this.#postings[c] as Map<number, Map<number, number[]>>;
+      let postings = bySize.get(n);
+      if (!postings) bySize.set(n, (postings = new Map()));
+      const lists = postings;
+      eachSubset(group.ordered, prefixes[c] as number, c, (key, place) => visit(lists, key, place));
+    }
   }
 
   /** Every key whose summary scores at or above the threshold with this key's, closest first (then by key). */
@@ -285,12 +348,20 @@ export class SimilarityIndex {
   /** {@link closest} for every key, with one query per group of identical summaries rather than one per key. */
   allClosest(limit: number): Map<string, Closest> {
     const all = new Map<string, Closest>();
-    for (const group of this.#groups.values()) {
-      const others: [Group, number][] = [];
-      this.#scan(group, (other, score) => others.push([other, score]));
-      for (const key of group.members) all.set(key, this.#closestOf(key, group, others, limit));
-    }
+    for (const group of this.#groups.values()) this.#groupClosest(group, limit, all);
     return all;
+  }
+
+  /** {@link closest} for the key and every other key with the same terms, at the cost of one query, into `into`. */
+  closestOfGroup(key: string, limit: number, into: Map<string, Closest>): void {
+    const group = this.#groupOf.get(key);
+    if (group) this.#groupClosest(group, limit, into);
+  }
+
+  #groupClosest(group: Group, limit: number, into: Map<string, Closest>): void {
+    const others: [Group, number][] = [];
+    this.#scan(group, (other, score) => others.push([other, score]));
+    for (const key of group.members) into.set(key, this.#closestOf(key, group, others, limit));
   }
 
   #closestOf(key: string, group: Group, others: readonly (readonly [Group, number])[], limit: number): Closest {
@@ -312,16 +383,14 @@ export class SimilarityIndex {
 
   /**
    * Calls `found` once for each other group at or above the threshold, in no particular order. Each candidate
-   * is judged on sight from typed arrays, without reading its terms: its size; PPJoin's positional filter (met
-   * first at place i of this group's order and place j of its own, it shares at most 1 + min(n − i − 1,
-   * m − j − 1) terms, since shared terms before those places would have met earlier); and its 64-bit signature
-   * (it shares at most the terms of this group whose bit it has). Only the few left are compared term by term.
+   * met in the lists of one partner size is judged on sight from typed arrays, without reading its terms: the
+   * places of the key's last term on both sides (within n − r + c and m − r + c, see the class comment) and its
+   * 64-bit signature (it shares at most the terms of this group whose
+   * bit it has). Only the few left are compared term by term.
    */
   #scan(group: Group, found: (other: Group, score: number) => void): void {
     const t = this.#threshold;
-    const t2 = t * t;
     const n = group.terms.length;
-    const sizes = this.#sizes;
     const marks = this.#marks;
     const signatures = this.#signatures;
     const words = new Int32Array(n);
@@ -331,26 +400,32 @@ export class SimilarityIndex {
       words[k] = bit < 32 ? 0 : 1;
       masks[k] = 1 << bit % 32;
     });
+    const lowest = Math.max(MIN_SUMMARY_TERMS, Math.ceil(t * t * n - EPSILON));
+    const highest = Math.floor(n / (t * t) + EPSILON);
     const stamp = ++this.#stamp;
     marks[group.id] = stamp;
     const candidates: number[] = [];
-    for (let i = 0; i < group.prefix.length; i++) {
-      const posting = this.#postings[group.prefix[i] as number] ?? [];
-      for (let k = 0; k < posting.length; k += 2) {
-        const id = posting[k] as number;
-        if (marks[id] === stamp) continue;
-        marks[id] = stamp;
-        const m = sizes[id] as number;
-        // Cosine ≥ t needs t²n ≤ m ≤ n/t² and an overlap of at least t·√(nm).
-        if (m < t2 * n - EPSILON || t2 * m > n + EPSILON) continue;
-        const needed = t * Math.sqrt(n * m) - EPSILON;
-        if (1 + Math.min(n - i - 1, m - (posting[k + 1] as number) - 1) < needed) continue;
-        let possible = 0;
-        for (let b = 0; b < n; b++) if ((signatures[2 * id + (words[b] as number)] as number) & (masks[b] as number)) possible++;
-        if (possible >= needed) candidates.push(id);
-      }
+    for (let m = lowest; m <= highest; m++) {
+      const { shared, c } = pairNeeds(t, n, m);
+      const postings = this.#postings[c]?.get(m);
+      if (!postings || postings.size === 0) continue;
+      const deepest = m - shared + c - 1;
+      eachSubset(group.ordered, n - shared + c, c, (key) => {
+        const posting = postings.get(key);
+        if (!posting) return;
+        for (let k = 0; k < posting.length; k += 2) {
+          const id = posting[k] as number;
+          if (marks[id] === stamp || (posting[k + 1] as number) > deepest) continue;
+          let possible = 0;
+          for (let b = 0; b < n; b++) if ((signatures[2 * id + (words[b] as number)] as number) & (masks[b] as number)) possible++;
+          if (possible < shared) continue;
+          marks[id] = stamp;
+          candidates.push(id);
+        }
+      });
     }
     const byId = this.#byId;
+    const t2 = t * t;
     for (const id of candidates) {
       const other = byId[id];
       if (!other) continue;
@@ -363,9 +438,8 @@ export class SimilarityIndex {
   #termId(term: string): number {
     let id = this.#termIds.get(term);
     if (id === undefined) {
-      id = this.#postings.length;
+      id = this.#rank.length;
       this.#termIds.set(term, id);
-      this.#postings.push([]);
       this.#rank.push(this.#nextRank--);
       let hash = 2166136261;
       for (let i = 0; i < term.length; i++) hash = Math.imul(hash ^ term.charCodeAt(i), 16777619);
@@ -373,6 +447,45 @@ export class SimilarityIndex {
     }
     return id;
   }
+}
+
+/**
+ * Calls `visit` with the key of every c-subset of the first `length` terms, and the place of the subset's last
+ * term. Keys are small integers (V8 hashes them fastest): a triple keeps 10 bits of each term id, a pair 15, so
+ * subsets of terms past those ids may share a list, a harmless collision since every candidate is checked term
+ * by term.
+ */
+function eachSubset(ordered: Int32Array, length: number, c: number, visit: (key: number, place: number) => void): void {
+  const end = Math.min(length, ordered.length);
+  for (let k = c - 1; k < end; k++) {
+    const last = ordered[k] as number;
+    if (c === 1) {
+      visit(last, k);
+      continue;
+    }
+    for (let j = c - 2; j < k; j++) {
+      const middle = ordered[j] as number;
+      if (c === 2) visit(((middle & 0x7fff) << 15) | (last & 0x7fff), k);
+      else {
+        const tail = ((middle & 0x3ff) << 10) | (last & 0x3ff);
+        for (let i = 0; i < j; i++) visit((((ordered[i] as number) & 0x3ff) << 20) | tail, k);
+      }
+    }
+  }
+}
+
+/**
+ * What a pair of summaries of n and m terms needs: the shared terms for a cosine at or above t, and the size of
+ * the term subsets that find it (never more than it shares).
+ */
+function pairNeeds(t: number, n: number, m: number): { shared: number; c: number } {
+  const shared = Math.min(n, m, Math.max(1, Math.ceil(t * Math.sqrt(n * m) - EPSILON)));
+  return { shared, c: Math.min(subsetSize(Math.max(n, m)), shared) };
+}
+
+/** Adds one summary's terms to a count of how many summaries hold each term. */
+export function countTerms(terms: readonly string[], into: Map<string, number>): void {
+  for (const term of terms) into.set(term, (into.get(term) ?? 0) + 1);
 }
 
 /** Keeps the closest `limit` neighbours offered, in order. */
@@ -431,33 +544,141 @@ function menuKey(skill: SkillFile | undefined): string | undefined {
 const LIMIT = MAX_SIMILAR_REPORTED + 1;
 
 /**
- * The `menu-similar` diagnostics of a namespace, computed lazily: nothing is indexed until the first skill that
- * competes on the menu is diagnosed; from then on the index follows every change. A change answers the skills
- * whose diagnostics it may change: the changed skill's neighbours before and after, nobody else.
+ * The `menu-similar` diagnostics of a namespace. Nothing is indexed until asked: by the first skill that
+ * competes on the menu being diagnosed (then the whole index is built at once), or by {@link start}, which
+ * builds it in steps ({@link advance}) while every other diagnostic is answered without it. Until it is ready
+ * no skill has a `menu-similar` warning; from then on the index follows every change, and a change answers the
+ * skills whose diagnostics it may change: the changed skill's neighbours before and after, nobody else.
  */
 export class MenuCompetition {
   readonly #skills: () => Iterable<SkillFile>;
+  readonly #lookup: (uri: string) => SkillFile | undefined;
   readonly #index = new SimilarityIndex();
   /** Each competing skill's closest neighbours, until a change near it. */
   readonly #closest = new Map<string, Closest>();
-  #active = false;
+  #state: "idle" | "deferred" | "building" | "ready" = "idle";
+  /** While building: the skills still to read, then to index (their terms), then to query. */
+  #toRead: string[] = [];
+  readonly #toIndex = new Map<string, readonly string[] | undefined>();
+  /** While reading: how many summaries hold each term, for the term order. */
+  #frequency = new Map<string, number>();
+  #toQuery: string[] = [];
+  #phase: "read" | "rank" | "index" | "query" = "read";
+  #indexing: IterableIterator<[string, readonly string[] | undefined]> | undefined;
+  #cursor = 0;
 
-  /** `skills` lists the namespace's skills when the index is first needed. */
-  constructor(skills: () => Iterable<SkillFile>) {
+  /** `skills` lists the namespace's skills when the index is first needed; `lookup` finds one by URI. */
+  constructor(skills: () => Iterable<SkillFile>, lookup: (uri: string) => SkillFile | undefined) {
     this.#skills = skills;
+    this.#lookup = lookup;
+  }
+
+  /** True once every pair is known: from then on the warnings are complete and kept exact. */
+  get ready(): boolean {
+    return this.#state === "ready";
+  }
+
+  /** Until {@link start}, diagnosing a skill builds nothing: its warnings are left out rather than computed on the spot. */
+  defer(): void {
+    if (this.#state === "idle") this.#state = "deferred";
+  }
+
+  /** Begins building the index in steps over the namespace's skills as they are now (later changes are followed). */
+  start(): void {
+    if (this.#state !== "idle" && this.#state !== "deferred") return;
+    this.#state = "building";
+    this.#phase = "read";
+    this.#toRead = [];
+    for (const skill of this.#skills()) if (competesOnMenu(skill)) this.#toRead.push(skill.uri);
+    this.#cursor = 0;
+  }
+
+  /**
+   * Does about `units` units of the building (a unit: one summary read, indexed or queried). Answers undefined
+   * while there is more to do; once the index is ready, the URIs of the skills that now have warnings.
+   */
+  advance(units: number): Set<string> | undefined {
+    if (this.#state !== "building") return this.#state === "ready" ? new Set() : undefined;
+    let budget = units;
+    while (budget > 0) {
+      if (this.#phase === "read") {
+        const uri = this.#toRead[this.#cursor++];
+        if (uri === undefined) {
+          this.#phase = "rank";
+          continue;
+        }
+        budget--;
+        // A change since the start already put the skill's current terms in.
+        if (this.#toIndex.has(uri)) continue;
+        const terms = termsOf(this.#lookup(uri));
+        this.#toIndex.set(uri, terms);
+        if (terms) countTerms(terms, this.#frequency);
+      } else if (this.#phase === "rank") {
+        this.#toRead = [];
+        budget -= Math.ceil(this.#frequency.size / 64);
+        this.#index.rankTerms(this.#frequency);
+        this.#frequency = new Map();
+        this.#phase = "index";
+      } else if (this.#phase === "index") {
+        // One live iterator: a skill deleted once visited and set again by a change comes round again at the end.
+        this.#indexing ??= this.#toIndex.entries();
+        const next = this.#indexing.next();
+        if (next.done) {
+          this.#indexing = undefined;
+          this.#phase = "query";
+          this.#toQuery = [];
+          for (const skill of this.#skills()) if (this.#index.has(skill.uri)) this.#toQuery.push(skill.uri);
+          this.#cursor = 0;
+          continue;
+        }
+        budget--;
+        const [uri, terms] = next.value;
+        this.#toIndex.delete(uri);
+        this.#index.setTerms(uri, terms);
+      } else {
+        const uri = this.#toQuery[this.#cursor++];
+        if (uri === undefined) return this.#finish();
+        if (this.#closest.has(uri)) continue;
+        budget--;
+        this.#index.closestOfGroup(uri, LIMIT, this.#closest);
+      }
+    }
+    return undefined;
+  }
+
+  /** The building's end: the skills with a warning to show. */
+  #finish(): Set<string> {
+    this.#state = "ready";
+    this.#toQuery = [];
+    const warned = new Set<string>();
+    for (const [uri, found] of this.#closest) if (found.total > 0) warned.add(uri);
+    return warned;
   }
 
   /** Follows a skill's change (undefined: absent before, or removed). Answers the other URIs to diagnose again. */
   change(uri: string, previous: SkillFile | undefined, next: SkillFile | undefined): string[] {
-    if (!this.#active) return [];
+    if (this.#state === "idle" || this.#state === "deferred") return [];
     const before = menuKey(previous);
     const after = menuKey(next);
     if (before === after) return [];
+    if (this.#state === "building" && (this.#phase === "read" || this.#phase === "rank" || !this.#index.has(uri))) {
+      // Not indexed yet: the current terms wait their turn (a skill removed waits as nothing).
+      if (this.#phase === "read" || this.#phase === "rank" || this.#phase === "index") {
+        this.#toIndex.set(uri, after === undefined ? undefined : termsOf(next));
+        return [];
+      }
+    }
     const affected = new Set(this.#index.neighbours(uri).map((neighbour) => neighbour.key));
     this.#index.set(uri, after === undefined ? undefined : next?.summary);
     for (const neighbour of this.#index.neighbours(uri)) affected.add(neighbour.key);
     this.#closest.delete(uri);
     for (const key of affected) this.#closest.delete(key);
+    if (this.#state === "building") {
+      // Queried again in its turn (a new skill joins the queue); nobody shows a warning before the end.
+      if (after !== undefined) this.#toQuery.push(uri);
+      for (const key of affected) this.#toQuery.push(key);
+      return [];
+    }
     affected.delete(uri);
     return [...affected];
   }
@@ -465,7 +686,8 @@ export class MenuCompetition {
   /** The skill's `menu-similar` warnings, one per close neighbour (at most {@link MAX_SIMILAR_REPORTED}). */
   diagnose(skill: SkillFile, lookup: (uri: string) => SkillFile | undefined): CoreDiagnostic[] {
     if (!competesOnMenu(skill)) return [];
-    this.#activate();
+    if (this.#state === "idle") this.#activate();
+    if (this.#state !== "ready") return [];
     let found = this.#closest.get(skill.uri);
     if (!found) {
       found = this.#index.closest(skill.uri, LIMIT);
@@ -496,12 +718,15 @@ export class MenuCompetition {
   }
 
   #activate(): void {
-    if (this.#active) return;
-    this.#active = true;
+    this.#state = "ready";
     const summaries: [string, string][] = [];
     for (const skill of this.#skills()) if (competesOnMenu(skill)) summaries.push([skill.uri, skill.summary ?? ""]);
     this.#index.build(summaries);
     // One query per group of identical summaries fills every skill's neighbours: diagnosing a whole workspace then reads them.
     for (const [uri, found] of this.#index.allClosest(LIMIT)) this.#closest.set(uri, found);
   }
+}
+
+function termsOf(skill: SkillFile | undefined): readonly string[] | undefined {
+  return competesOnMenu(skill) ? summaryTerms(skill.summary ?? "") : undefined;
 }

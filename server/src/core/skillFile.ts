@@ -126,6 +126,12 @@ export const FRONTMATTER_KEYS = {
 
 type FrontmatterKey = keyof typeof FRONTMATTER_KEYS;
 
+/**
+ * The keys of the Agent Skills format, kept as they were when a SKILL.md is imported (so an export gives the
+ * same bytes back): `description` is the summary when there is no `summary`; the others are carried, unread.
+ */
+export const AGENT_SKILL_KEYS = ["name", "description", "license", "compatibility", "allowed-tools", "metadata"] as const;
+
 /** Larger texts are not parsed: a skill is a page of prose, and a 10 MB file must not stall the editor. */
 export const MAX_SKILL_CHARS = 1_000_000;
 
@@ -479,10 +485,16 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
     return { ...result, summaryUnknown: true };
   }
 
+  let description: { text: string; span: [number, number] } | undefined;
   for (const pair of contents.items as Pair<Node, Node>[]) {
     const keyNode = pair.key;
     const key = isScalar(keyNode) ? String(keyNode.value) : undefined;
     const keySpan = spanOf(keyNode, [0, 0]);
+    if (key !== undefined && (AGENT_SKILL_KEYS as readonly string[]).includes(key)) {
+      const valueNode = pair.value;
+      if (key === "description" && isScalar(valueNode) && typeof valueNode.value === "string") description = { text: valueNode.value, span: spanOf(valueNode, [0, 0]) };
+      continue;
+    }
     if (key === undefined || !(key in FRONTMATTER_KEYS)) {
       const suggestion = key === undefined ? [] : nearest(key, Object.keys(FRONTMATTER_KEYS), 1);
       report(
@@ -537,6 +549,10 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
         report(valueSpan, DiagnosticCodes.longSummary, "warning", `A summary is a menu entry of one to three lines; this one has ${lineCount}. Move the detail into the body.`);
       }
     }
+  }
+  if (result.summary === undefined && !result.summaryUnknown && description !== undefined) {
+    result.summary = description.text.trim();
+    result.summarySpan = description.span;
   }
   return result;
 }

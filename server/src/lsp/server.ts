@@ -37,9 +37,12 @@ import {
   type SkillSettings,
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MoveDetector, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
-import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
+import { ListedWorkspace } from "../node/listedWorkspace.js";
+import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, listFolders, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
+import { skillClosure, type BundleFile } from "../core/bundle.js";
+import { filesOfSkill } from "../node/bundleFiles.js";
 import { quickFixes } from "../service/codeActions.js";
 import { leaveToEditor, toLspDiagnostics } from "../service/diagnostics.js";
 import { fileOf } from "../service/lookup.js";
@@ -65,9 +68,15 @@ import { PlannerHost } from "./planner.js";
 import { RoutingHost } from "./routing.js";
 import { semanticTokens } from "../service/semanticTokens.js";
 import { VERSION } from "../version.js";
+import { countOf } from "../../../shared/words.js";
 
 /** How long a rename this server answered is expected to come back as a file rename from the client. */
 const EXPECTED_RENAME_MS = 60_000;
+
+/** The background comparison of the menu's summaries works this long at a time before it lets requests in. */
+const MENU_SIMILARITY_SLICE_MS = 1;
+/** Turns of the event loop it gives away between slices. */
+const MENU_SIMILARITY_YIELD_TURNS = 8;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
@@ -112,6 +121,14 @@ export class SkillServer {
   #editorValidatesSkillFiles = false;
   #completion: CompletionOptions = { snippets: true, defaultEditRange: false };
   #indexing = false;
+  /** While folders are being read: their listing, once made, for the open editors' diagnostics ahead of the rest. */
+  #listing: Promise<ListedWorkspace> | undefined;
+  /** The background comparison of the menu's summaries is under way. */
+  #comparing = false;
+  /** The same listing once it is made, until the folders are read. */
+  #listed: ListedWorkspace | undefined;
+  /** The workspace folders' listing, started as soon as `initialize` names them. */
+  #firstListing: { readonly folders: readonly string[]; readonly files: Promise<readonly string[]> } | undefined;
   #pendingStatus: ReturnType<typeof setTimeout> | undefined;
   /** `indexing` as the last status said it; undefined before the first. */
   #statusSentIndexing: boolean | undefined;
@@ -133,6 +150,8 @@ export class SkillServer {
 
   constructor(connection: Connection) {
     this.#connection = connection;
+    // Built in the background once the workspace is read: no answer waits for the menu-similar warnings.
+    this.#namespace.deferMenuSimilarity();
     this.#planner = new PlannerHost({
       namespace: this.#namespace,
       folders: () => this.#folders,
@@ -234,8 +253,11 @@ export class SkillServer {
     connection.workspace.onDidDeleteFiles((params) => params.files.forEach((file) => this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Deleted))));
 
     connection.languages.diagnostics.on(async (params) => {
-      await this.#settled();
       const uri = canonicalUri(params.textDocument.uri);
+      const listing = this.#listing;
+      // An open editor's diagnostics need only the files its own handle and its mentions name: read those, not the workspace.
+      if (listing && this.#documents.get(uri)) (await listing).readFor(this.#namespace, uri, (other) => this.#documents.get(other) !== undefined);
+      else await this.#settled();
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
@@ -300,8 +322,14 @@ export class SkillServer {
       if (!skill) throw new ResponseError(ErrorCodes.InvalidParams, "This file is not a skill.");
       return this.#renameEdit(skill.slug, params.newName);
     });
-    connection.onRequest(ExportBundleRequest, (params) => {
-      const result = exportSkillBundle(this.#namespace, canonicalUri(params.uri));
+    connection.onRequest(ExportBundleRequest, async (params) => {
+      const uri = canonicalUri(params.uri);
+      // The files of each shared skill's own folder go with it: read here, never run.
+      const skill = this.#namespace.skill(uri);
+      const closure = skill ? skillClosure(this.#namespace, skill.slug) : [];
+      const files = new Map<string, readonly BundleFile[]>();
+      if (!isRefusal(closure)) for (const one of closure) if (one.uri.startsWith("file:")) files.set(one.uri, (await filesOfSkill(one.uri)).files);
+      const result = exportSkillBundle(this.#namespace, uri, (one) => files.get(one.uri) ?? []);
       if (isRefusal(result)) throw refusalError(result);
       return result;
     });
@@ -329,6 +357,8 @@ export class SkillServer {
     this.#completion = { snippets: this.#client.snippets, defaultEditRange: this.#client.defaultEditRange };
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
+    this.#firstListing = { folders, files: listFolders(folders) };
+    this.#firstListing.files.catch(() => undefined);
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
       serverInfo: { name: "skill-lsp", version: VERSION },
@@ -375,21 +405,68 @@ export class SkillServer {
     this.#folders = [...new Set([...this.#folders, ...folders])];
     for (const folder of folders) this.#ignoreRules.set(folder, await readIgnoreRules(folder));
     this.#indexing = true;
-    const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
-    progress?.begin("Indexing skills", 0, undefined, true);
+    let listed: (listing: ListedWorkspace) => void = () => undefined;
+    let listing: ListedWorkspace | undefined;
+    this.#listing = new Promise<ListedWorkspace>((resolve) => (listed = resolve));
+    const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
     const started = Date.now();
-    await loadFolders(
-      this.#namespace,
-      folders,
-      (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
-      () => progress?.token.isCancellationRequested ?? false,
-      (uri) => !this.#documents.get(uri) && this.#isWorkspaceFile(uri),
-    );
-    progress?.done();
+    try {
+      const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
+      progress?.begin("Indexing skills", 0, undefined, true);
+      // The first load takes the listing started at `initialize`, if it is of the same folders.
+      const first = this.#firstListing;
+      this.#firstListing = undefined;
+      await loadFolders(this.#namespace, folders, {
+        listing: first?.folders === folders ? first.files : undefined,
+        onProgress: (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
+        isCancelled: () => progress?.token.isCancellationRequested ?? false,
+        shouldRead: (uri) => !isOpen(uri) && this.#isWorkspaceFile(uri) && !listing?.wasRead(uri),
+        onListed: (files) => {
+          listing = new ListedWorkspace(files);
+          listing.readConfigs(this.#namespace, isOpen);
+          this.#listed = listing;
+          listed(listing);
+          // Pushed diagnostics held back for the listing go now.
+          if (this.#pendingPush.size > 0) this.#scheduleFlush();
+        },
+      });
+      progress?.done();
+    } finally {
+      listed(listing ?? new ListedWorkspace([]));
+      this.#listing = undefined;
+      this.#listed = undefined;
+    }
     this.#indexing = false;
-    this.#connection.console.info(`Indexed ${this.#namespace.skillCount} skills in ${Date.now() - started} ms.`);
+    this.#connection.console.info(`Indexed ${countOf(this.#namespace.skillCount, "skill")} in ${Date.now() - started} ms.`);
     this.#resultIds.clear();
     this.#afterChange(new Set(this.#namespace.uris()), true);
+    this.#buildMenuSimilarity();
+  }
+
+  /**
+   * Builds the menu-similar warnings after the index, a millisecond at a time between the requests: every other
+   * answer comes first. When they are ready, the skills that gained one are diagnosed again.
+   */
+  #buildMenuSimilarity(): void {
+    if (this.#namespace.menuSimilarityReady || this.#comparing) return;
+    this.#comparing = true;
+    this.#namespace.startMenuSimilarity();
+    const started = Date.now();
+    void (async () => {
+      for (;;) {
+        // A request takes several turns of the event loop (read, dispatch, answer, write): give it all of them.
+        for (let turn = 0; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+        const until = performance.now() + MENU_SIMILARITY_SLICE_MS;
+        let warned: Set<string> | undefined;
+        do warned = this.#namespace.advanceMenuSimilarity(16);
+        while (warned === undefined && performance.now() < until);
+        if (warned === undefined) continue;
+        this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning.`);
+        this.#comparing = false;
+        this.#afterChange(warned, true);
+        return;
+      }
+    })();
   }
 
   #removeFolder(folder: string, keepFolder = false): void {
@@ -543,14 +620,24 @@ export class SkillServer {
     const connection = this.#connection;
     const othersChanged = this.#othersChanged;
     this.#othersChanged = false;
+    const held = new Set<string>();
     if (!this.#client.pullDiagnostics) {
+      const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
       for (const uri of this.#pendingPush) {
+        // An open editor's diagnostics while the folders are read: from the listing and the files it names, once listed.
+        if (this.#listing && isOpen(uri)) {
+          if (!this.#listed) {
+            held.add(uri);
+            continue;
+          }
+          this.#listed.readFor(this.#namespace, uri, isOpen);
+        }
         const diagnostics = this.#namespace.has(uri) ? this.#diagnosticsOf(uri) : [];
         const version = this.#client.publishVersion ? this.#documents.get(uri)?.version : undefined;
         void connection.sendDiagnostics({ uri, diagnostics, ...(version === undefined ? {} : { version }) });
       }
     }
-    this.#pendingPush.clear();
+    this.#pendingPush = held;
     if (othersChanged) {
       if (this.#client.pullDiagnostics && this.#client.diagnosticRefresh) connection.languages.diagnostics.refresh();
       if (this.#client.semanticTokens && this.#client.semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);

@@ -239,6 +239,8 @@ suite("skill-lsp in VS Code", () => {
     const text = await vscode.commands.executeCommand<string>("skill.showAlignment");
     assert.match(text, /The planner's system prompt: ~\d+ tokens/);
     assert.match(text, /\nYour skills:\n- @search-info: /);
+    // examples/ puts one tool on the menu: "1 tool", not "1 tools".
+    assert.match(text, /<!-- Planning is on: \d+ skills and 1 tool on the menu\. -->/);
     assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, "skill-alignment");
   });
 });
@@ -331,18 +333,23 @@ suite("A server that dies", () => {
 });
 
 suite("Skill Graph in VS Code", () => {
-  test("the panel lays out the workspace's graph in a worker and focuses one skill's expansion", async function () {
+  test("the panel lays out the workspace's graph for its shape, with legible captions, and focuses one skill's expansion", async function () {
     this.timeout(180_000);
-    type Rendered = { nodes: number; edges: number; cycles: number; worker: boolean; focus: string | null; binds: string[] | null };
+    type Rendered = { nodes: number; edges: number; cycles: number; direction: string; captionPixels: number; captions: boolean; focus: string | null; binds: string[] | null };
     const whole = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph");
     assert.ok(whole, "the panel reported a layout");
     assert.equal(whole.focus, null);
     assert.ok(whole.nodes >= 17 && whole.edges >= 23, `${whole.nodes} nodes, ${whole.edges} edges`);
     assert.ok(whole.cycles >= 1);
-    assert.equal(whole.worker, true, "ELK ran in a worker");
+    assert.ok(whole.direction === "RIGHT" || whole.direction === "DOWN", whole.direction);
+    assert.ok(whole.captions && whole.captionPixels >= 10, `captions of ${whole.captionPixels} px`);
     const focused = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph", "search-info");
     assert.equal(focused?.focus, "skill:search-info");
     assert.deepEqual(focused?.binds, ["check_notebook", "list_devices", "find_file", "grep_memory"]);
+    // From a skill file's title button: the file's URI names the skill, whatever its format.
+    const byFile = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph", fileUri("skills/builtin/check-schedule.skill.md"));
+    assert.equal(byFile?.focus, "skill:check-schedule");
+    assert.deepEqual(byFile?.binds, ["current_date", "queryCalendar"]);
 
     // Live: a new skill with a dangling mention adds two nodes (the skill and a ghost) without reopening the panel.
     const whole2 = await vscode.commands.executeCommand<Rendered | undefined>("skill.showGraph", null);

@@ -2,12 +2,13 @@
 /**
  * The graph panel's page in Chromium, outside VS Code: it serves media/graph/ on 127.0.0.1 with the panel's
  * content security policy, hands the page a graph the way the extension does, and reads the page's own report
- * of ELK's layout time (in its worker). For the look of the page and for layout timings at scale.
+ * of its layout time. For the look of the page and for layout timings at scale, at a chosen page size.
  *
- *   node esbuild.mjs && node --import tsx test/e2e/ui/graph-layout-bench.mjs [examples | N…] [--out DIR] [--focus @handle]
+ *   node esbuild.mjs && node --import tsx test/e2e/ui/graph-layout-bench.mjs [examples | N…] [--out DIR] [--focus @handle] [--size 1400x860] [--zoomed]
  *
- * N generates a namespace of N skills over the six built-in tools: 60% mention tools only, 30% mention those
- * skills, 10% mention the middle ones; about 1% close a cycle; 1% of mentions name nothing.
+ * --zoomed also saves a picture zoomed in (at the centre) until the captions are 10 px on screen.
+ *
+ * N generates a namespace of N skills over the six built-in tools (test/fixtures/skillGraph.ts).
  */
 import { createServer } from "node:http";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -15,6 +16,7 @@ import * as path from "node:path";
 import { buildGraph } from "../../../server/src/core/graph.ts";
 import { Namespace } from "../../../server/src/core/namespace.ts";
 import { loadExamples } from "../../unit/helpers.ts";
+import { generatedNamespace } from "../../fixtures/skillGraph.ts";
 import { ensureVsCodeServer, launchChromium, REPO_ROOT } from "../../../scripts/vscode-server.mjs";
 
 const args = process.argv.slice(2);
@@ -22,52 +24,12 @@ const outIndex = args.indexOf("--out");
 const out = outIndex >= 0 ? path.resolve(args[outIndex + 1]) : path.join(REPO_ROOT, "test-artifacts", "graph-bench");
 const focusIndex = args.indexOf("--focus");
 const focus = focusIndex >= 0 ? args[focusIndex + 1] : undefined;
-const sizes = args.filter((arg, i) => !arg.startsWith("--") && args[i - 1] !== "--out" && args[i - 1] !== "--focus");
+const sizeIndex = args.indexOf("--size");
+const [pageWidth, pageHeight] = (sizeIndex >= 0 ? args[sizeIndex + 1] : "1400x860").split("x").map(Number);
+const zoomed = args.includes("--zoomed");
+const sizes = args.filter((arg, i) => !arg.startsWith("--") && !["--out", "--focus", "--size"].includes(args[i - 1]));
 if (sizes.length === 0) sizes.push("examples");
 mkdirSync(out, { recursive: true });
-
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A generated namespace of `count` skills (see the header). */
-export function generatedNamespace(count, seed = 20261202) {
-  const rand = random(seed);
-  const pick = (list) => list[Math.floor(rand() * list.length)];
-  const tools = ["check-notebook", "find-file", "list-devices", "grep-memory", "current-date", "calendar"];
-  const leaf = [];
-  const middle = [];
-  const namespace = new Namespace();
-  for (let i = 0; i < count; i++) {
-    const handle = `skill-${i.toString(36)}`;
-    const kind = rand();
-    const mentions = [];
-    const many = 1 + Math.floor(rand() * 3);
-    if (kind < 0.6 || leaf.length < 3) {
-      for (let k = 0; k < many; k++) mentions.push(pick(tools));
-      leaf.push(handle);
-    } else if (kind < 0.9 || middle.length < 3) {
-      for (let k = 0; k < many; k++) mentions.push(pick(leaf));
-      if (rand() < 0.5) mentions.push(pick(tools));
-      middle.push(handle);
-    } else {
-      for (let k = 0; k < many; k++) mentions.push(rand() < 0.6 ? pick(middle) : pick(leaf));
-    }
-    if (rand() < 0.01 && i > 0) mentions.push(`skill-${Math.floor(rand() * i).toString(36)}`);
-    if (rand() < 0.01) mentions.push(`missing-${i.toString(36)}`);
-    const advertised = kind >= 0.6 || rand() < 0.1;
-    const text = `---\nsummary: Do thing ${i} for the user.\nadvertised: ${advertised}\n---\n${mentions.map((slug) => `Use @${slug}.`).join(" ")}\n`;
-    namespace.setSkill(`file:///ws/${handle}.skill.md`, text);
-  }
-  return namespace;
-}
 
 function graphFor(size) {
   if (size === "examples") {
@@ -81,13 +43,13 @@ function graphFor(size) {
 const media = path.join(REPO_ROOT, "media", "graph");
 const TYPES = { ".js": "text/javascript", ".css": "text/css" };
 function page() {
-  const csp = "default-src 'none'; style-src 'self'; script-src 'nonce-bench'; connect-src 'self'; worker-src blob:;";
+  const csp = "default-src 'none'; style-src 'self'; script-src 'nonce-bench';";
   const panel = readFileSync(path.join(REPO_ROOT, "client", "src", "graphPanel.ts"), "utf8");
   // The panel's own markup, from graphPanel.ts, so this page is the one VS Code shows.
   const body = panel.slice(panel.indexOf("<header>"), panel.indexOf("<script nonce"));
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
 <link rel="stylesheet" href="/graph.css"><link rel="stylesheet" href="/theme.css"></head>
-<body class="vscode-dark" data-worker="/elk-worker.js" data-nonce="bench">${body}<script nonce="bench" src="/graph.js"></script></body></html>`;
+<body class="vscode-dark">${body}<script nonce="bench" src="/graph.js"></script></body></html>`;
 }
 /** VS Code's Dark Modern colours for the variables the page reads. */
 const THEME = `:root { --vscode-font-family: system-ui, "Segoe UI", Ubuntu, sans-serif; --vscode-font-size: 13px; --vscode-foreground: #cccccc; --vscode-editor-foreground: #cccccc;
@@ -113,7 +75,7 @@ const browser = await launchChromium(install);
 try {
   for (const size of sizes) {
     const graph = { ...graphFor(size), signature: "bench" };
-    const tab = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const tab = await browser.newPage({ viewport: { width: pageWidth, height: pageHeight } });
     tab.on("pageerror", (error) => console.error(`[page] ${error.message}`));
     await tab.addInitScript(() => {
       globalThis.reports = [];
@@ -123,29 +85,19 @@ try {
     await tab.waitForFunction(() => globalThis.reports.some((report) => report.kind === "ready"));
     const started = Date.now();
     await tab.evaluate((data) => {
-      // In-page clocks: from the message to the first picture and to ELK's layout, free of the harness's own costs.
+      // An in-page clock: from the message to the drawn layout, free of the harness's own costs.
       globalThis.sentAt = performance.now();
       new MutationObserver(() => {
-        const text = document.getElementById("status")?.textContent ?? "";
-        if (/rough drawing|laid out in/.test(text)) globalThis.firstPictureAt ??= performance.now();
-        if (/laid out in/.test(text)) globalThis.laidOutAt ??= performance.now();
+        if (/laid out in/.test(document.getElementById("status")?.textContent ?? "")) globalThis.laidOutAt ??= performance.now();
       }).observe(document.getElementById("status"), { childList: true, characterData: true, subtree: true });
       window.postMessage({ kind: "graph", graph: data }, "*");
     }, graph);
-    // The page answers input while ELK works in its worker: time a frame during the layout.
+    // The page answers input while the layout runs in slices: time a frame during the layout.
     const frame = await tab.evaluate(() => new Promise((resolve) => { const t = performance.now(); requestAnimationFrame(() => resolve(performance.now() - t)); }));
-    // Above 200 nodes the page first shows a rough drawing: the time to that first picture.
-    let firstPictureMs = null;
-    if (graph.nodes.length > 200) {
-      await tab.locator("#status").filter({ hasText: /rough drawing|laid out in/ }).waitFor({ timeout: 10 * 60_000 });
-      firstPictureMs = Date.now() - started;
-      await tab.waitForTimeout(200);
-      await tab.screenshot({ path: path.join(out, `graph-${size}-rough.png`) });
-    }
-    await tab.waitForFunction(() => globalThis.reports.some((report) => report.kind === "rendered" || report.kind === "error"), undefined, { timeout: 30 * 60_000, polling: 500 });
+    await tab.waitForFunction(() => globalThis.reports.some((report) => report.kind === "rendered" || report.kind === "error"), undefined, { timeout: 30 * 60_000, polling: 100 });
     const report = await tab.evaluate(() => globalThis.reports.find((r) => r.kind === "rendered" || r.kind === "error"));
     const wall = Date.now() - started;
-    const inPage = await tab.evaluate(() => ({ firstPicture: Math.round(globalThis.firstPictureAt - globalThis.sentAt), laidOut: Math.round(globalThis.laidOutAt - globalThis.sentAt) }));
+    const laidOutMs = await tab.evaluate(() => Math.round(globalThis.laidOutAt - globalThis.sentAt));
     // The average time from a wheel event to the frame after it (two animation frames: at least 33 ms); then how
     // long the full frame took that follows once the wheel rests.
     const zoomFrameMs = await tab.evaluate(async () => {
@@ -161,15 +113,27 @@ try {
     });
     await tab.waitForTimeout(400);
     const fullFrameMs = Number(await tab.locator("#canvas").getAttribute("data-draw-ms"));
+    // Back to the fitted view for the picture.
+    await tab.keyboard.press("0");
     if (focus) {
-      await tab.evaluate((handle) => window.postMessage({ kind: "focus", handle }, "*"), focus);
+      await tab.evaluate((handle) => window.postMessage({ kind: "focus", target: { handle } }, "*"), focus);
       await tab.waitForFunction(() => globalThis.reports.filter((r) => r.kind === "rendered").length >= 2);
     }
     await tab.waitForTimeout(300);
-    const shot = path.join(out, `graph-${size}${focus ? `-${focus.replace(/^@/, "")}` : ""}.png`);
+    const shot = path.join(out, `graph-${size}${focus ? `-${focus.replace(/^@/, "")}` : ""}-${pageWidth}x${pageHeight}.png`);
     await tab.screenshot({ path: shot });
+    if (zoomed) {
+      const box = await tab.locator("#canvas").boundingBox();
+      for (let i = 0; i < 200 && Number(await tab.locator("#canvas").getAttribute("data-caption-px")) < 10; i++) {
+        await tab.locator("#canvas").dispatchEvent("wheel", { deltaY: -120, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 });
+        await tab.waitForTimeout(20);
+      }
+      await tab.waitForTimeout(400);
+      await tab.screenshot({ path: shot.replace(/\.png$/, "-zoomed.png") });
+    }
     const status = await tab.locator("#status").textContent();
-    console.log(JSON.stringify({ size, nodes: graph.nodes.length, edges: graph.edges.length, cycles: graph.cycles.length, elkMs: report.milliseconds, pageFirstPictureMs: inPage.firstPicture, pageLaidOutMs: inPage.laidOut, harnessWallMs: wall, harnessFirstPictureMs: firstPictureMs, worker: report.worker, frameDuringLayoutMs: Math.round(frame), zoomFrameMs, fullFrameMs, status, screenshot: path.relative(REPO_ROOT, shot) }));
+    const { direction, layers, crossings, captionPixels, captions, milliseconds } = report;
+    console.log(JSON.stringify({ size, page: `${pageWidth}x${pageHeight}`, nodes: graph.nodes.length, edges: graph.edges.length, layoutMs: milliseconds, pageLaidOutMs: laidOutMs, harnessWallMs: wall, direction, layers, crossings, captionPixels, captions, frameDuringLayoutMs: Math.round(frame), zoomFrameMs, fullFrameMs, status, screenshot: path.relative(REPO_ROOT, shot) }));
     await tab.close();
   }
 } finally {

@@ -92,9 +92,10 @@ class Checker {
     const refused = spec.required === true;
     const { value } = entry;
     const type = spec.type;
+    // `key:` with nothing after it: an empty map is fine, any other empty value says nothing.
+    if (value.kind === "null" && type.kind !== "map") return this.empty(entry, label);
     switch (type.kind) {
       case "text": {
-        if (value.kind === "null" && spec.limits?.nonEmpty) return this.empty(entry, label);
         if (value.kind !== "string") {
           const quote = value.kind === "number" || value.kind === "boolean" ? ` Quote it to keep it as text: ${label}: "${value.kind === "number" ? value.text : String(value.value)}".` : "";
           return this.wrongType(entry, label, type, refused, quote);
@@ -108,7 +109,7 @@ class Checker {
         if (type.values.some((option) => option.value === value.value)) return;
         const options = type.values.map((option) => option.value);
         const near = nearest(value.value.toLowerCase(), options, 1)[0];
-        this.report(valueRange(entry), "warning", DiagnosticCodes.frontmatterValue, `"${value.value}" is not a value of "${label}"${near ? `: did you mean "${near}"?` : ""} It takes ${describeKeyType(type)}.`);
+        this.report(valueRange(entry), "warning", DiagnosticCodes.frontmatterValue, `"${value.value}" is not a value of "${label}"${near ? `: did you mean "${near}"?` : "."} It takes ${describeKeyType(type)}.`);
         return;
       }
       case "text-or-list": {

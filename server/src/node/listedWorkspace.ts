@@ -1,0 +1,72 @@
+import * as path from "node:path";
+import { CONFIG_FILE_NAME, SKILL_SUFFIX, slugKey, type Namespace } from "../core/index.js";
+import { readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
+
+/**
+ * A workspace whose files are listed but not all read yet. Handles are file names, so the listing alone says
+ * which skills exist; a diagnosis of one file depends only on the files that claim its own handle and the
+ * handles it mentions, and on the `skills.json` files (the declared tools). Reading those few first gives an
+ * open editor its exact diagnostics while the rest of the workspace is still being read.
+ */
+export class ListedWorkspace {
+  /** Listed skill files by the slug their name claims. */
+  readonly #claimants = new Map<string, string[]>();
+  readonly #configs: string[] = [];
+  /** URIs read ahead of the rest. */
+  readonly #read = new Set<string>();
+
+  /**
+   * `files` as the listing found them (skill files and `skills.json`); `claimedHandle` says which handle a
+   * skill file's path claims (each file format has its rule; by default a `<handle>.skill.md` file's name).
+   */
+  constructor(files: readonly string[], claimedHandle: (file: string) => string | undefined = skillFileHandle) {
+    for (const file of files) {
+      if (file.endsWith(path.sep + CONFIG_FILE_NAME)) {
+        this.#configs.push(file);
+        continue;
+      }
+      const handle = claimedHandle(file);
+      if (handle === undefined) continue;
+      const slug = slugKey(handle);
+      const claimants = this.#claimants.get(slug);
+      if (claimants) claimants.push(file);
+      else this.#claimants.set(slug, [file]);
+    }
+  }
+
+  /** True for a file read ahead: the whole read skips it. */
+  wasRead(uri: string): boolean {
+    return this.#read.has(uri);
+  }
+
+  /** Reads the `skills.json` files: every diagnosis may depend on the tools they declare. */
+  readConfigs(namespace: Namespace, skip: (uri: string) => boolean): void {
+    for (const file of this.#configs) this.#readInto(namespace, file, skip);
+  }
+
+  /**
+   * Reads into the namespace every listed file that the diagnostics of `uri` (a file the namespace holds)
+   * depend on and that it does not hold yet: the claimants of the file's handle and of each slug it mentions.
+   * `skip` names files not to take from the disk (open in an editor).
+   */
+  readFor(namespace: Namespace, uri: string, skip: (uri: string) => boolean): void {
+    const skill = namespace.skill(uri);
+    const slugs = new Set<string>(skill ? [skill.slug] : []);
+    for (const mention of skill?.mentions ?? namespace.config(uri)?.mentions ?? []) slugs.add(mention.slug);
+    for (const slug of slugs) for (const file of this.#claimants.get(slug) ?? []) this.#readInto(namespace, file, skip);
+  }
+
+  #readInto(namespace: Namespace, file: string, skip: (uri: string) => boolean): void {
+    const uri = uriFromPath(file);
+    if (this.#read.has(uri) || namespace.has(uri) || skip(uri)) return;
+    this.#read.add(uri);
+    const text = readWorkspaceFileSync(file);
+    if (text !== undefined) namespace.set(uri, text);
+  }
+}
+
+/** The handle a `<handle>.skill.md` path claims: its file name without the suffix (a path holds no percent-escapes). */
+export function skillFileHandle(file: string): string | undefined {
+  const name = file.slice(file.lastIndexOf(path.sep) + 1);
+  return name.toLowerCase().endsWith(SKILL_SUFFIX) ? name.slice(0, -SKILL_SUFFIX.length) : undefined;
+}

@@ -1,0 +1,116 @@
+/**
+ * Start-up over stdio: editors opened right after `initialize` get their diagnostics while the rest of the
+ * workspace is still being read, and those diagnostics are exact (no dangling reference missed or invented, the
+ * disabled, duplicate and declared names known); the menu-similar warnings follow once every summary is compared.
+ * Exactness is checked against the core's diagnosis of the whole workspace, read in this process.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { test } from "node:test";
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { Namespace } from "../../server/src/core/index.js";
+import { loadFolders } from "../../server/src/node/workspaceFiles.js";
+import { TestClient, removeWorkspace, uriOf } from "./harness.js";
+
+/** Enough files that reading them all takes far longer than reading the few an open editor needs. */
+const FILLERS = 4000;
+
+function skill(summary: string, body: string, extra = ""): string {
+  return `---\nsummary: ${summary}\n${extra}---\n# A skill\n\n${body}\n`;
+}
+
+function writeWorkspace(): { folder: string; opened: string[] } {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-startup-"));
+  const write = (relative: string, text: string) => {
+    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
+    writeFileSync(path.join(folder, relative), text);
+  };
+  for (let i = 0; i < FILLERS; i++) {
+    write(`fillers/filler-${i}.skill.md`, skill(`Filler number ${i} with words zq${i} and xv${i}`, `Ask @filler-${(i * 7 + 1) % FILLERS} then @filler-${(i * 13 + 5) % FILLERS}.`));
+  }
+  write("skills.json", JSON.stringify({ tools: [{ slug: "team-lookup", name: "team_lookup", blurb: "Looks a teammate up." }] }));
+  write("late/target-off.skill.md", skill("Turned off for now and never used", "Nothing.", "enabled: false\n"));
+  write("late/target-on.skill.md", skill("A target that works and answers", "Nothing."));
+  write("a/twice.skill.md", skill("The first of two claimants here", "Nothing."));
+  write("b/twice.skill.md", skill("The second of two claimants there", "Nothing."));
+  write("late/calendar-twin.skill.md", skill("Check the user's calendar for a given day.", "Nothing."));
+  const opened = ["open/first.skill.md", "open/second.skill.md", "a/twice.skill.md"];
+  write(opened[0] ?? "", skill("Look up the user's calendar for a given day.", "Use @target-on, then @target-off, then @nobody-here, then @team-lookup and @twice and @filler-3."));
+  write(opened[1] ?? "", skill("Something else entirely for the second editor", "Ask @first and @Target-On and @gone-missing."));
+  return { folder, opened: opened.map((file) => path.join(folder, file)) };
+}
+
+/** What a client sees of a diagnostic, in a form the core's diagnosis can be compared with. */
+const seen = (diagnostic: Pick<Diagnostic, "range" | "message"> & { code?: unknown }) =>
+  `${diagnostic.range.start.line}:${diagnostic.range.start.character} ${String(diagnostic.code)} ${diagnostic.message}`;
+
+test("editors opened right after initialize get exact diagnostics before the workspace is read; menu-similar follows", { timeout: 120_000 }, async () => {
+  const { folder, opened } = writeWorkspace();
+  const whole = new Namespace();
+  await loadFolders(whole, [folder]);
+  const expected = (file: string, withSimilar: boolean) =>
+    whole
+      .diagnose(uriOf(file))
+      .filter((diagnostic) => withSimilar || diagnostic.code !== "menu-similar")
+      .map(seen)
+      .sort();
+  assert.ok(expected(opened[0] ?? "", true).some((line) => line.includes("menu-similar")), "the fixture has a menu-similar pair");
+
+  const client = await TestClient.start({ folders: [folder], awaitIndexing: false });
+  let indexedBeforeAnswers = false;
+  void client.indexed.then(() => (indexedBeforeAnswers = true));
+  try {
+    for (const file of opened) await client.open(uriOf(file), readFileSync(file, "utf8"));
+    const early = await Promise.all(opened.map((file) => client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: uriOf(file) } })));
+    assert.equal(indexedBeforeAnswers, false, "the open editors' diagnostics waited for the whole workspace");
+    opened.forEach((file, k) => assert.deepEqual((early[k]?.items ?? []).map(seen).sort(), expected(file, false), file));
+    const codes = (early[0]?.items ?? []).map((diagnostic) => diagnostic.code);
+    assert.deepEqual(codes.filter((code) => code === "unknown-mention").length, 1, "only @nobody-here is unknown");
+    assert.ok(codes.includes("disabled-mention") && codes.includes("duplicate-handle") === false);
+    assert.ok((early[2]?.items ?? []).some((diagnostic) => diagnostic.code === "duplicate-handle"), "the other claimant was read first");
+
+    await client.indexed;
+    // The warnings of the comparison come with a refresh; then the open editors' diagnostics are the whole workspace's.
+    await client.waitFor(() => client.messages.some((message) => message.startsWith("Compared the menu's summaries")), 60_000);
+    for (const file of opened) {
+      const report = await client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: uriOf(file) } });
+      assert.deepEqual(report.items.map(seen).sort(), expected(file, true), file);
+    }
+    assert.ok(client.refreshes.includes("diagnostics"));
+  } finally {
+    await client.stop();
+    removeWorkspace(folder);
+  }
+});
+
+test("a client that takes pushed diagnostics gets the open editors' exact diagnostics first too", { timeout: 120_000 }, async () => {
+  const { folder, opened } = writeWorkspace();
+  const whole = new Namespace();
+  await loadFolders(whole, [folder]);
+  const expected = (file: string) =>
+    whole
+      .diagnose(uriOf(file))
+      .filter((diagnostic) => diagnostic.code !== "menu-similar")
+      .map(seen)
+      .sort();
+  const client = await TestClient.start({ folders: [folder], pull: false, awaitIndexing: false });
+  let indexed = false;
+  void client.indexed.then(() => (indexed = true));
+  try {
+    const first = new Map<string, Diagnostic[]>();
+    const uris = opened.map((file) => uriOf(file));
+    for (const file of opened) await client.open(uriOf(file), readFileSync(file, "utf8"));
+    await client.waitFor(() => {
+      for (const uri of uris) if (!first.has(uri) && client.pushed.has(uri)) first.set(uri, client.pushed.get(uri) ?? []);
+      return first.size === uris.length;
+    }, 60_000);
+    assert.equal(indexed, false, "the open editors' diagnostics waited for the whole workspace");
+    opened.forEach((file) => assert.deepEqual((first.get(uriOf(file)) ?? []).map(seen).sort(), expected(file), file));
+    await client.indexed;
+  } finally {
+    await client.stop();
+    removeWorkspace(folder);
+  }
+});
