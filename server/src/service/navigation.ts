@@ -74,7 +74,7 @@ export function describeTool(tool: ToolSpec): string {
 function describeSkill(namespace: Namespace, skill: SkillFile): string {
   const mentioners = namespace.mentioners(skill.slug).filter((uri) => uri !== skill.uri).length;
   return [
-    `**${skill.title}** · ${skill.format.label} \`${skill.format.sigils.length > 1 ? "/" : "@"}${skill.slug}\``,
+    `**${skill.title}** · ${skill.format === SKILL_FILE_FORMAT ? "skill" : skill.format.label} \`${skill.format.sigils.length > 1 ? "/" : "@"}${skill.slug}\``,
     "",
     skill.summary ?? "_No summary._",
     "",
