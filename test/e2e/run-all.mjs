@@ -56,6 +56,9 @@ try {
   writeFileSync(path.join(agentWorkspace, ".vscode/settings.json"), JSON.stringify({ "files.autoSave": "off", "skill.trace.server": "messages" }, null, 2));
   try {
     step("Agent Skills suite in VS Code", process.execPath, ["test/e2e/run.mjs", "--extension", root, "--suite", path.join(root, "out/e2e/index.js"), "--workspace", agentWorkspace, "--env", "SKILL_E2E_GREP=Agent Skills", "--artifacts", path.join(artifacts, "agent-skills")]);
+    // A fresh copy: the suite above renamed a skill folder.
+    rmSync(agentWorkspace, { recursive: true, force: true });
+    cpSync(path.join(root, "test/fixtures/agent-skills"), agentWorkspace, { recursive: true });
     step("UI: completion after / in CLAUDE.md (test-artifacts/agent-skills-completion.png)", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/agent-skills.mjs", "--extension", root, "--workspace", agentWorkspace, "--artifacts", artifacts]);
   } finally {
     rmSync(agentWorkspace, { recursive: true, force: true });
