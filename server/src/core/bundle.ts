@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
 import { isMap, isScalar, parseDocument, stringify } from "yaml";
+import { AGENT_SKILL_FILE } from "./agentSkills/paths.js";
 import { applyEdits, scanMentions, type MentionToken } from "./mentions.js";
 import { isRefusal, type Namespace, type Refusal } from "./namespace.js";
 import { FRONTMATTER_KEYS, MAX_SKILL_CHARS, parseSkillFile, SKILL_SUFFIX, unreadableReason, type SkillFile } from "./skillFile.js";
 import { handleProblem, makeSlug, slugKey, titleFromHandle } from "./slug.js";
 import type { Position } from "./text.js";
 import type { ToolSpec } from "./tools.js";
+
+export { AGENT_SKILL_FILE };
 
 /** The `format` every bundle carries, so a stray JSON file is never mistaken for one. */
 export const BUNDLE_FORMAT = "skill-bundle";
@@ -18,7 +21,6 @@ export const MAX_SKILL_FILE_BYTES = 8 * 1024 * 1024;
 /** The file-name ending of a bundle. */
 export const BUNDLE_SUFFIX = ".skillbundle.json";
 /** The file an Agent Skills folder holds. */
-export const AGENT_SKILL_FILE = "SKILL.md";
 /** The Agent Skills format caps `description` at this many characters. */
 export const MAX_AGENT_DESCRIPTION = 1024;
 
