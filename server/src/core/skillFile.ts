@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from "yaml";
 import { explainYamlError } from "./yamlErrors.js";
 import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
+import { findFrontmatter, flowDepth, MAX_FLOW_DEPTH } from "./frontmatterBlock.js";
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
 import { LineMap, type Range } from "./text.js";
@@ -161,8 +162,6 @@ export function siblingSkillUri(uri: string, handle: string): string {
   return `${uri.slice(0, slash + 1)}${encodeURIComponent(handle)}${SKILL_SUFFIX}`;
 }
 
-const FENCE = /^---[ \t]*(?:\r\n|\r|\n|$)/;
-const CLOSING_FENCE = /^(?:---|\.\.\.)[ \t]*$/m;
 
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -224,39 +223,23 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
   /** The frontmatter could not be read (unclosed, bad YAML, not a map) or its summary has the wrong type: no missing-summary on top. */
   let summaryUnknown = false;
 
-  const opening = FENCE.exec(text.slice(start, start + 8));
-  if (opening) {
-    const contentStart = start + opening[0].length;
-    CLOSING_FENCE.lastIndex = 0;
-    const rest = text.slice(contentStart);
-    const closing = CLOSING_FENCE.exec(rest);
-    if (!closing) {
-      problems.push({
-        range: lines.rangeOf(start, start + 3),
-        severity: "error",
-        code: DiagnosticCodes.frontmatterUnclosed,
-        message: "The frontmatter is not closed: add a line with --- after its last key.",
-      });
-      bodyStart = contentStart;
-      summaryUnknown = true;
-    } else {
-      const contentEnd = contentStart + closing.index;
-      let fenceEnd = contentEnd + closing[0].length;
-      if (text.charAt(fenceEnd) === "\r") fenceEnd++;
-      if (text.charAt(fenceEnd) === "\n") fenceEnd++;
-      bodyStart = fenceEnd;
-      frontmatterRange = lines.rangeOf(start, fenceEnd);
-      const parsed = parseFrontmatter(text.slice(contentStart, contentEnd), contentStart, lines, problems);
-      title = parsed.title;
-      summary = parsed.summary;
-      summarySpan = parsed.summarySpan;
-      enabled = parsed.enabled ?? true;
-      advertised = parsed.advertised ?? true;
-      examples = parsed.examples;
-      nearMisses = parsed.nearMisses;
-      summaryUnknown = parsed.summaryUnknown;
-      if (summarySpan) summaryRange = lines.rangeOf(summarySpan[0], summarySpan[1]);
-    }
+  const block = findFrontmatter(text, lines);
+  bodyStart = block.bodyStart;
+  if (block.kind === "unclosed") {
+    problems.push(block.problem);
+    summaryUnknown = true;
+  } else if (block.kind === "closed") {
+    frontmatterRange = block.range;
+    const parsed = parseFrontmatter(text.slice(block.contentStart, block.contentEnd), block.contentStart, lines, problems);
+    title = parsed.title;
+    summary = parsed.summary;
+    summarySpan = parsed.summarySpan;
+    enabled = parsed.enabled ?? true;
+    advertised = parsed.advertised ?? true;
+    examples = parsed.examples;
+    nearMisses = parsed.nearMisses;
+    summaryUnknown = parsed.summaryUnknown;
+    if (summarySpan) summaryRange = lines.rangeOf(summarySpan[0], summarySpan[1]);
   }
 
   const mentions: Mention[] = [];
@@ -355,21 +338,6 @@ export interface Frontmatter {
   examples: ListEntry[];
   nearMisses: ListEntry[];
   summaryUnknown: boolean;
-}
-
-/** Frontmatter nests lists and maps a level or two; past this the YAML library is not asked (it slows down per level, then overflows the stack). */
-const MAX_FLOW_DEPTH = 64;
-
-/** The deepest nesting of `[` and `{` in a text, quotes not considered: an overestimate, which is the safe side. */
-function flowDepth(source: string): number {
-  let depth = 0;
-  let deepest = 0;
-  for (let i = 0; i < source.length; i++) {
-    const code = source.charCodeAt(i);
-    if (code === 91 /* [ */ || code === 123 /* { */) deepest = Math.max(deepest, ++depth);
-    else if ((code === 93 /* ] */ || code === 125) /* } */ && depth > 0) depth--;
-  }
-  return deepest;
 }
 
 function parseFrontmatter(source: string, base: number, lines: LineMap, problems: CoreDiagnostic[]): Frontmatter {

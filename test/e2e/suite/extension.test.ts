@@ -259,7 +259,8 @@ suite("Run Plan in VS Code", () => {
     assert.equal(failure, undefined, failure?.message);
     const events = transcript.flatMap((message) => (message.event ? [message.event] : []));
     const plan = events.find((event) => event.type === "plan");
-    assert.equal(plan?.text, "I'll use @search-info to it checks every place.");
+    // Routing by likelihood: the scripted model scores every entry alike, and a tie goes to the first, @search-info.
+    assert.equal(plan?.text, "I'll use @search-info.");
     const bound = events.find((event) => event.type === "bound") as { tools?: { name: string }[] } | undefined;
     assert.deepEqual(bound?.tools?.map((tool) => tool.name), ["check_notebook", "list_devices", "find_file", "grep_memory"]);
     assert.ok(events.some((event) => event.type === "answer"));
@@ -439,7 +440,7 @@ suite("Routing tests in the Testing view", () => {
       }
     }
     const misrouted = skillItem(tree, "check-schedule").children[0]?.result;
-    assert.equal(misrouted?.message, 'Routed to @search-info instead of @check-schedule (the model\'s reason: "it checks every place")');
+    assert.equal(misrouted?.message, "Routed to @search-info instead of @check-schedule");
   });
 
   test("a skill's results are invalidated when its file changes; the others keep theirs", async function () {

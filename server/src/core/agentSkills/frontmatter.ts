@@ -4,6 +4,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, parseDocument, Scalar, type Node, type Pair } from "yaml";
 import { DiagnosticCodes, type CoreDiagnostic } from "../diagnostics.js";
+import { flowDepth, MAX_FLOW_DEPTH } from "../frontmatterBlock.js";
 import type { LineMap, Range } from "../text.js";
 
 /** A frontmatter value: a scalar of YAML's core schema, a list or a map, with where it stands. */
@@ -24,20 +25,6 @@ export interface FrontmatterEntry {
   readonly key: string;
   readonly keyRange: Range;
   readonly value: FrontmatterValue;
-}
-
-/** Frontmatter nests a level or two; deeper flow nesting is refused before the YAML library sees it (it slows down per level). */
-const MAX_FLOW_DEPTH = 64;
-
-function flowDepth(source: string): number {
-  let depth = 0;
-  let deepest = 0;
-  for (let i = 0; i < source.length; i++) {
-    const code = source.charCodeAt(i);
-    if (code === 91 /* [ */ || code === 123 /* { */) deepest = Math.max(deepest, ++depth);
-    else if ((code === 93 /* ] */ || code === 125) /* } */ && depth > 0) depth--;
-  }
-  return deepest;
 }
 
 /** Converts the YAML library's nodes of one frontmatter to plain values; `base` is the offset of `source` in the file. */

@@ -1,4 +1,5 @@
 import { DiagnosticCodes, type CoreDiagnostic } from "../diagnostics.js";
+import { findFrontmatter } from "../frontmatterBlock.js";
 import { uniqueSlugs } from "../mentions.js";
 import { isSafePlainScalar, unreadableReason, type SkillFile, type SkillFormat } from "../skillFile.js";
 import { isValidHandle, MAX_HANDLE_LENGTH, titleFromHandle } from "../slug.js";
@@ -38,8 +39,6 @@ export function nameOf(skill: SkillFile): DeclaredName | undefined {
   return declaredNames.get(skill);
 }
 
-const OPENING = /^---[ \t]*(?:\r\n|\r|\n|$)/;
-const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
 const SIMPLE_LINE = /^([A-Za-z][A-Za-z0-9_-]*):(?: +(.*?))? *$/;
 
 /**
@@ -90,28 +89,19 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
     entries = undefined;
     bodyStart = text.length;
   } else {
-    const opening = OPENING.exec(text.slice(start, start + 8));
-    if (opening) {
-      const contentStart = start + opening[0].length;
-      const closing = CLOSING.exec(text.slice(contentStart));
-      if (!closing) {
-        problems.push({ range: lines.rangeOf(start, start + 3), severity: "error", code: DiagnosticCodes.frontmatterUnclosed, message: "The frontmatter is not closed: add a line with --- after its last key." });
-        entries = undefined;
-        bodyStart = contentStart;
-      } else {
-        const contentEnd = contentStart + closing.index;
-        let fenceEnd = contentEnd + closing[0].length;
-        if (text.charAt(fenceEnd) === "\r") fenceEnd++;
-        if (text.charAt(fenceEnd) === "\n") fenceEnd++;
-        bodyStart = fenceEnd;
-        frontmatterRange = lines.rangeOf(start, fenceEnd);
-        const source = text.slice(contentStart, contentEnd);
-        entries = readSimpleEntries(source, contentStart, lines);
-        if (!entries) {
-          const read = readFrontmatter(source, contentStart, lines);
-          problems.push(...read.problems);
-          entries = read.entries;
-        }
+    const block = findFrontmatter(text, lines);
+    bodyStart = block.bodyStart;
+    if (block.kind === "unclosed") {
+      problems.push(block.problem);
+      entries = undefined;
+    } else if (block.kind === "closed") {
+      frontmatterRange = block.range;
+      const source = text.slice(block.contentStart, block.contentEnd);
+      entries = readSimpleEntries(source, block.contentStart, lines);
+      if (!entries) {
+        const read = readFrontmatter(source, block.contentStart, lines);
+        problems.push(...read.problems);
+        entries = read.entries;
       }
     }
   }

@@ -1,0 +1,49 @@
+import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
+import type { LineMap, Range } from "./text.js";
+
+/** Where a skill's frontmatter stands in its text, the same for every skill format. */
+export type FrontmatterBlock =
+  | { readonly kind: "none"; readonly bodyStart: number }
+  | { readonly kind: "unclosed"; readonly bodyStart: number; readonly problem: CoreDiagnostic }
+  | { readonly kind: "closed"; readonly contentStart: number; readonly contentEnd: number; readonly bodyStart: number; readonly range: Range };
+
+const OPENING_FENCE = /^---[ \t]*(?:\r\n|\r|\n|$)/;
+const CLOSING_FENCE = /^(?:---|\.\.\.)[ \t]*$/m;
+
+/** Finds the `---` fenced frontmatter at the start of a text (after a byte-order mark, if any). */
+export function findFrontmatter(text: string, lines: LineMap): FrontmatterBlock {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const opening = OPENING_FENCE.exec(text.slice(start, start + 8));
+  if (!opening) return { kind: "none", bodyStart: start };
+  const contentStart = start + opening[0].length;
+  const closing = CLOSING_FENCE.exec(text.slice(contentStart));
+  if (!closing) {
+    const problem: CoreDiagnostic = {
+      range: lines.rangeOf(start, start + 3),
+      severity: "error",
+      code: DiagnosticCodes.frontmatterUnclosed,
+      message: "The frontmatter is not closed: add a line with --- after its last key.",
+    };
+    return { kind: "unclosed", bodyStart: contentStart, problem };
+  }
+  const contentEnd = contentStart + closing.index;
+  let fenceEnd = contentEnd + closing[0].length;
+  if (text.charAt(fenceEnd) === "\r") fenceEnd++;
+  if (text.charAt(fenceEnd) === "\n") fenceEnd++;
+  return { kind: "closed", contentStart, contentEnd, bodyStart: fenceEnd, range: lines.rangeOf(start, fenceEnd) };
+}
+
+/** Frontmatter nests lists and maps a level or two; past this the YAML library is not asked (it slows down per level, then overflows the stack). */
+export const MAX_FLOW_DEPTH = 64;
+
+/** The deepest nesting of `[` and `{` in a text, quotes not considered: an overestimate, which is the safe side. */
+export function flowDepth(source: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < source.length; i++) {
+    const code = source.charCodeAt(i);
+    if (code === 91 /* [ */ || code === 123 /* { */) deepest = Math.max(deepest, ++depth);
+    else if ((code === 93 /* ] */ || code === 125) /* } */ && depth > 0) depth--;
+  }
+  return deepest;
+}
