@@ -43,7 +43,7 @@ describe("test-routing", () => {
     assert.equal(result.code, 1, result.err);
     assert.match(result.out, /^Routing 30 requests on .*plans-search-info\.gguf; the menu: @search-info @check-schedule .* @current-date$/m);
     assert.match(result.out, /^@check-schedule {2}.*check-schedule\.skill\.md$/m);
-    assert.match(result.out, /^ {2}FAIL {2}example {4}"What's on my calendar tomorrow\?" {2}\(line 5, \d+ ms\)\n {9}Routed to @search-info instead of @check-schedule \(the model's reason: "it checks every place"\)$/m);
+    assert.match(result.out, /^ {2}FAIL {2}example {4}"What's on my calendar tomorrow\?" {2}\(line 5, \d+ ms\)\n {9}Routed to @search-info instead of @check-schedule$/m);
     assert.match(result.out, /^ {2}pass {2}example {4}"What's my PAN number\?"/m);
     assert.match(result.out, /^ {2}FAIL {2}near miss {2}"Write a haiku about autumn"/m);
     assert.match(result.out, /^30 routing tests: 15 passed, 15 failed, 0 errored, 0 skipped in [\d.]+ s\.$/m);
@@ -62,7 +62,7 @@ describe("test-routing", () => {
       assert.equal(failure.type, "misrouted");
       assert.match(failure.message ?? "", /^Routed to @search-info/);
     }
-    assert.match(xml, /<failure [^>]*>chosen: @search-info\nreason: it checks every place<\/failure>/);
+    assert.match(xml, /<failure [^>]*>chosen: @search-info<\/failure>/);
     assert.equal((xml.match(/<testsuite /g) ?? []).length, (xml.match(/<\/testsuite>/g) ?? []).length);
     assert.ok(xml.trimEnd().endsWith("</testsuites>"));
     assert.match(result.out, /JUnit XML written to .*routing\.xml\./);
@@ -75,7 +75,8 @@ describe("test-routing", () => {
       path.join(folder, "search-info.skill.md"),
       '---\nsummary: Finds any information the user asks for.\nexamples:\n  - "Where is <my> \\"A&B\\" file?"\n---\nUse @check-notebook.\n',
     );
-    await fs.writeFile(path.join(folder, "check-schedule.skill.md"), '---\nsummary: Reads the calendar.\nnear-misses:\n  - "Find my passport"\n---\nUse @calendar.\n');
+    // The scripted model scores every entry alike, and a tie goes to the first on the menu: @search-info.
+    await fs.writeFile(path.join(folder, "weather-check.skill.md"), '---\nsummary: Reads the forecast.\nnear-misses:\n  - "Find my passport"\n---\nUse @current-date.\n');
     const junit = path.join(root, "passing.xml");
     const result = await run(folder, "--model", model, "--threads", "1", "--junit", junit);
     assert.equal(result.code, 0, result.out + result.err);

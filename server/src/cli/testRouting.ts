@@ -99,7 +99,7 @@ export function junitXml(report: RoutingReport): string {
     for (const { case: routingCase, result } of list) {
       const kind = routingCase.kind === "example" ? "example" : "near miss";
       const open = `    <testcase classname="routing.${xml(skill)}" name="${kind}: ${xml(routingCase.text)}" file="${file}" line="${routingCase.range.start.line + 1}" time="${seconds(result.ms)}"`;
-      const detail = `chosen: ${result.chosen.length > 0 ? result.chosen.map((handle) => `@${handle}`).join(", ") : "none"}\nreason: ${result.reason}`;
+      const detail = `chosen: ${result.chosen.length > 0 ? result.chosen.map((handle) => `@${handle}`).join(", ") : "none"}${result.reason === "" ? "" : `\nreason: ${result.reason}`}`;
       if (result.status === "passed") lines.push(`${open}/>`);
       else if (result.status === "failed") lines.push(`${open}>`, `      <failure message="${xml(result.message)}" type="misrouted">${xml(detail)}</failure>`, "    </testcase>");
       else if (result.status === "errored") lines.push(`${open}>`, `      <error message="${xml(result.message)}" type="plan"/>`, "    </testcase>");
