@@ -32,7 +32,7 @@ builds.push({ ...browser, entryPoints: ["media/graph/src/main.ts"], outfile: "me
 
 // The VS Code test suites, bundled for the extension host; mocha is loaded from node_modules at run time.
 if (process.argv.includes("--tests")) {
-  builds.push({ ...common, entryPoints: ["test/e2e/suite/index.ts", "test/e2e/suite/extension.test.ts"], outdir: "out/e2e", external: [...common.external, "mocha"] });
+  builds.push({ ...common, entryPoints: ["test/e2e/suite/index.ts", "test/e2e/suite/extension.test.ts", "test/e2e/suite/agentSkills.test.ts"], outdir: "out/e2e", external: [...common.external, "mocha"] });
 }
 
 if (watch) {

@@ -32,6 +32,8 @@ export interface GeneratedWorkspace {
   readonly skills: string;
   /** The equivalent Markdown workspace folder. */
   readonly markdown: string;
+  /** The same skills as Agent Skills folders (`skills/<handle>/SKILL.md`, `/handle` references); written when asked. */
+  readonly agentSkills: string | undefined;
   readonly count: number;
   readonly shape: WorkspaceShape;
   /** Every handle, in generation order (the hubs and the big file included). */
@@ -353,6 +355,16 @@ function markdownText(model: Model, i: number, rand: () => number): string {
   return `# ${titleOf(handle)}\n\n${model.summaries[i]}${mention ? ` with ${link(mention)}` : ""}.\n\n${body}\n`;
 }
 
+/** The same skill as a SKILL.md: `name`, `description` for the summary, `/handle` for every reference. */
+function agentSkillText(model: Model, i: number, rand: () => number): string {
+  const handle = model.handles[i] ?? "";
+  const mention = model.summaryMention[i];
+  const front = ["---", `name: ${handle}`, `description: ${model.summaries[i]}${mention ? ` with /${mention}` : ""}`, "---"];
+  const size = i === 2 ? 0 : model.sizes[i] ?? 1000;
+  const body = i === 2 ? bigBody(model.mentions[2] ?? [], (target) => `/${target}`) : bodyOf(rand, size - 120, model.mentions[i] ?? [], (target) => `/${target}`);
+  return `${front.join("\n")}\n# ${titleOf(handle)}\n\n${body}\n`;
+}
+
 function bigBody(targets: readonly string[], reference: (target: string) => string): string {
   return targets.map((target, k) => `${k + 1}. Step ${k + 1}: ask ${reference(target)} for the next part.`).join("\n");
 }
@@ -368,8 +380,11 @@ async function writeAll(folder: string, files: readonly { name: string; text: st
   return bytes;
 }
 
-/** Writes both workspaces of `count` files under `root` (skills/ and markdown/). */
-export async function generateWorkspaces(root: string, count: number, seed = 20261202, shape: WorkspaceShape = "distinct"): Promise<GeneratedWorkspace> {
+/**
+ * Writes both workspaces of `count` files under `root` (skills/ and markdown/), and with `agentSkills` a third:
+ * the same skills as Agent Skills folders (agent-skills/skills/<handle>/SKILL.md).
+ */
+export async function generateWorkspaces(root: string, count: number, seed = 20261202, shape: WorkspaceShape = "distinct", options: { readonly agentSkills?: boolean } = {}): Promise<GeneratedWorkspace> {
   if (count < 20) throw new Error("A workspace needs at least 20 files.");
   const model = buildModel(count, seed, shape);
   const skills = path.join(root, "skills");
@@ -380,6 +395,15 @@ export async function generateWorkspaces(root: string, count: number, seed = 202
   const markdownFiles = model.handles.map((handle, i) => ({ name: `${handle}.md`, text: markdownText(model, i, markdownRand) }));
   const bytes = await writeAll(skills, skillFiles);
   await writeAll(markdown, markdownFiles);
+  let agentSkills: string | undefined;
+  if (options.agentSkills) {
+    agentSkills = path.join(root, "agent-skills");
+    const agentRand = seededRandom(seed + 1);
+    const folders = path.join(agentSkills, "skills");
+    const agentFiles = model.handles.map((handle, i) => ({ name: path.join(handle, "SKILL.md"), text: agentSkillText(model, i, agentRand) }));
+    await Promise.all(model.handles.map((handle) => fs.mkdir(path.join(folders, handle), { recursive: true })));
+    await writeAll(folders, agentFiles);
+  }
   const dependentsOf = (hub: string) => model.handles.filter((_, i) => i !== 2 && (model.mentions[i] ?? []).includes(hub));
   let total = 0;
   let dangling = 0;
@@ -392,6 +416,7 @@ export async function generateWorkspaces(root: string, count: number, seed = 202
     root,
     skills,
     markdown,
+    agentSkills,
     count,
     shape,
     handles: model.handles,

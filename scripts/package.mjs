@@ -123,4 +123,6 @@ for (const target of targets) {
   console.log(`${path.relative(root, out)}: ${(statSync(out).size / 1024 / 1024).toFixed(1)} MB, contents checked`);
 }
 writeFileSync(path.join(stageRoot, "sizes.json"), `${JSON.stringify(sizes, null, 2)}\n`);
+// The README states each VSIX's size: write the figures this build measured.
+run(process.execPath, [path.join(root, "scripts/readme.mjs"), ...sizes.flatMap((size) => ["--vsix", path.join(root, size.file)])]);
 console.log(`\n${sizes.map((size) => `${size.target.padEnd(12)} ${(size.bytes / 1024 / 1024).toFixed(1).padStart(5)} MB  ${size.file}`).join("\n")}`);

@@ -83,8 +83,10 @@ export const MintRequest = new RequestType<MintParams, MintResult, void>("skill/
 
 export interface NewSkillParams {
   readonly title: string;
-  /** The folder to create the skill in. */
+  /** The folder to create the skill in: any folder for a `.skill.md`, a `skills` folder for an Agent Skill. */
   readonly folderUri: string;
+  /** `skill-file` (the default) writes `<handle>.skill.md`; `agent-skill` writes `<handle>/SKILL.md`. */
+  readonly format?: "skill-file" | "agent-skill";
 }
 export interface NewSkillResult {
   readonly handle: string;
@@ -141,6 +143,16 @@ export interface RenameSkillParams {
 }
 /** The same cascade as F2, for the skill a file defines: every `@old` → `@new`, and the file's new name. */
 export const RenameSkillRequest = new RequestType<RenameSkillParams, WorkspaceEdit, void>("skill/renameSkill");
+
+/** What the VS Code client tells the server at start, besides the settings. */
+export interface SkillInitializationOptions {
+  readonly settings?: SkillSettings;
+  /**
+   * The editor validates SKILL.md itself (VS Code's `skill` language reports a missing name or description,
+   * a name unlike its folder, a name with other characters): the server leaves those problems to it.
+   */
+  readonly editorValidatesSkillFiles?: boolean;
+}
 
 /** The `skill` settings the server reads (`workspace/configuration`, or `initializationOptions.settings`). */
 export interface SkillSettings {

@@ -21,6 +21,37 @@ async function pickFolder(resource: vscode.Uri | undefined): Promise<vscode.Uri 
   return (await vscode.window.showWorkspaceFolderPick({ placeHolder: "Where should the skill go?" }))?.uri;
 }
 
+type SkillFormatChoice = "skill-file" | "agent-skill";
+
+/** True for a folder named `skills`: an Agent Skill goes in it as `<name>/SKILL.md`. */
+function isSkillsFolder(folder: vscode.Uri): boolean {
+  return folder.path.replace(/\/+$/, "").endsWith("/skills");
+}
+
+/** Which format the new skill takes; a `skills` folder takes an Agent Skill without asking. */
+async function askFormat(folder: vscode.Uri): Promise<SkillFormatChoice | undefined> {
+  if (isSkillsFolder(folder)) return "agent-skill";
+  const choice = await vscode.window.showQuickPick(
+    [
+      { label: "Skill file", description: "<handle>.skill.md", detail: "This extension's format: a title, a summary, @mentions of tools and skills.", format: "skill-file" as const },
+      { label: "Agent Skill", description: "skills/<name>/SKILL.md", detail: "The public Agent Skills format that Claude Code, Copilot and Codex read.", format: "agent-skill" as const },
+    ],
+    { title: "New Skill", placeHolder: "Which format?" },
+  );
+  return choice?.format;
+}
+
+/** The `skills` folder for a new Agent Skill: the one chosen, or one of the agents' folders at the workspace folder's root. */
+async function pickSkillsFolder(folder: vscode.Uri): Promise<vscode.Uri | undefined> {
+  if (isSkillsFolder(folder)) return folder;
+  const root = vscode.workspace.getWorkspaceFolder(folder)?.uri ?? folder;
+  const candidates = [".claude/skills", ".github/skills", ".agents/skills", "skills"].map((relative) => vscode.Uri.joinPath(root, relative));
+  const present = await Promise.all(candidates.map((uri) => vscode.workspace.fs.stat(uri).then(() => true, () => false)));
+  const items = candidates.map((uri, index) => ({ label: vscode.workspace.asRelativePath(uri, false), description: present[index] ? "exists" : "", uri, present: present[index] === true }));
+  items.sort((a, b) => Number(b.present) - Number(a.present));
+  return (await vscode.window.showQuickPick(items, { title: "New Agent Skill", placeHolder: "Which skills folder? (.claude: Claude Code and Copilot; .github: Copilot; .agents: Codex and Copilot)" }))?.uri;
+}
+
 /** Asks for a title and shows, as the user types, the handle the skill will get. */
 async function askTitle(client: LanguageClient, prompt: string, value: string, currentUri?: string): Promise<string | undefined> {
   return vscode.window.showInputBox({
@@ -42,13 +73,17 @@ export function registerCommands(context: vscode.ExtensionContext, client: Langu
   const alignmentDocuments = new AlignmentDocuments(client);
   const register = (command: string, callback: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(command, callback));
 
-  register("skill.newSkill", async (resource?: vscode.Uri, givenTitle?: string) => {
-    const folder = await pickFolder(resource);
-    if (!folder) return void vscode.window.showWarningMessage("Open a folder first: a skill is a file in your workspace.");
+  register("skill.newSkill", async (resource?: vscode.Uri, givenTitle?: string, givenFormat?: SkillFormatChoice) => {
+    const picked = await pickFolder(resource);
+    if (!picked) return void vscode.window.showWarningMessage("Open a folder first: a skill is a file in your workspace.");
+    const format = givenFormat ?? (await askFormat(picked));
+    if (format === undefined) return undefined;
+    const folder = format === "agent-skill" ? await pickSkillsFolder(picked) : picked;
+    if (!folder) return undefined;
     const title = givenTitle ?? (await askTitle(client, "New Skill", ""));
     if (title === undefined) return undefined;
     try {
-      const created = await client.sendRequest(NewSkillRequest, { title, folderUri: folder.toString() });
+      const created = await client.sendRequest(NewSkillRequest, { title, folderUri: folder.toString(), format });
       if (!(await applyServerEdit(client, created.edit, "The new skill"))) return undefined;
       const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(created.uri));
       await document.save();

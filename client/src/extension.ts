@@ -9,6 +9,12 @@ import { registerRoutingTests } from "./routingTests.js";
 import { ToolDocuments } from "./documents.js";
 import { StatusItem } from "./status.js";
 
+/** VS Code's own language for Agent Skills' SKILL.md (built in since 1.10x, with a validator of its own). */
+const VSCODE_SKILL_LANGUAGE = "skill";
+
+/** The files of an Agent Skills workspace that the server reads besides `.skill.md`. */
+const AGENT_SKILLS_PATTERNS = ["**/SKILL.md", "**/skill.md", "**/CLAUDE.md", "**/AGENTS.md", "**/{.claude,.agents,.codex,skills}/**/*.md"];
+
 /** Restarts within this window count toward the limit; past it the server stays down and says so. */
 const RESTART_WINDOW_MS = 3 * 60 * 1000;
 const MAX_RESTARTS = 5;
@@ -34,10 +40,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<SkillE
       { scheme: "file", language: LANGUAGE_ID },
       { scheme: "untitled", language: LANGUAGE_ID },
       { scheme: "file", pattern: "**/skills.json" },
+      // Agent Skills: SKILL.md (VS Code's own `skill` language) and the Markdown the agents read.
+      ...AGENT_SKILLS_PATTERNS.map((pattern) => ({ scheme: "file", pattern })),
     ],
-    synchronize: { configurationSection: "skill", fileEvents: [vscode.workspace.createFileSystemWatcher("**/*.skill.md"), vscode.workspace.createFileSystemWatcher("**/skills.json")] },
+    initializationOptions: { editorValidatesSkillFiles: (await vscode.languages.getLanguages()).includes(VSCODE_SKILL_LANGUAGE) },
+    synchronize: {
+      configurationSection: "skill",
+      fileEvents: ["**/*.skill.md", "**/skills.json", "**/.skillignore", ...AGENT_SKILLS_PATTERNS].map((glob) => vscode.workspace.createFileSystemWatcher(glob)),
+    },
     outputChannel: output,
     traceOutputChannel: output,
+    middleware: {
+      // VS Code turns a refused rename into an information message that slips into the notification centre.
+      // A refusal ("not a valid handle", "taken by the built-in tool") is an error the user must see at once:
+      // show it as one, and answer an empty edit so VS Code adds no second message.
+      provideRenameEdits: async (document, position, newName, token, next) => {
+        try {
+          return await next(document, position, newName, token);
+        } catch (error) {
+          if (token.isCancellationRequested || error instanceof vscode.CancellationError) throw error;
+          void vscode.window.showErrorMessage(`Cannot rename to "${newName}": ${error instanceof Error ? error.message : String(error)}`);
+          return new vscode.WorkspaceEdit();
+        }
+      },
+    },
     errorHandler: {
       error: () => ({ action: ErrorAction.Continue }),
       closed: () => {

@@ -226,7 +226,9 @@ export class RoutingTests implements vscode.Disposable {
     const entry = this.#cases.get(result.id);
     this.#results.set(result.id, { status: result.status, message: result.message, chosen: result.chosen, outdated: false });
     const location = item.uri && item.range ? new vscode.Location(item.uri, item.range) : undefined;
-    run.appendOutput(`${result.status.toUpperCase().padEnd(7)} ${JSON.stringify(item.label)}: ${result.message}\r\n`, location, item);
+    // Output with a location is drawn inline at that line, under the failure's own badge: the two overlapped.
+    // The Test Results pane gets the text; the line keeps the badge alone.
+    run.appendOutput(`${result.status.toUpperCase().padEnd(7)} ${JSON.stringify(item.label)}: ${result.message}\r\n`, undefined, item);
     const message = () => {
       const text = new vscode.TestMessage(result.message);
       if (location) text.location = location;

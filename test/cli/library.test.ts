@@ -58,6 +58,7 @@ describe("a library's round trip", () => {
     assert.match(imported.out, /with 5 files of its folder: LICENSE\.txt, assets\/logo\.png, references\/deep\/more\.md, references\/glossary\.md, scripts\/tally\.py \(executable\)/);
     assert.match(imported.out, /left out: elsewhere\.txt \(a symbolic link: links are never followed\)/);
     assert.doesNotMatch(imported.out, /names nothing here/, "nothing in code, a URL, a path or a scope is escaped");
+    assert.match(imported.out, /note: @long-description: the description has 1,199 characters; the Agent Skills format allows 1,024\. It is written whole, not cut/);
 
     // The imported skills are quiet: no false reference, no unknown key, no missing summary.
     const check = await capture(["check", ws]);

@@ -28,6 +28,7 @@ function elements(xml: string, tag: string): Record<string, string>[] {
 
 before(async () => {
   root = await fs.mkdtemp(path.join(tmpdir(), "skill-routing-cli-"));
+  // Routing is by likelihood: this model scores every menu entry alike, so a tie goes to the first, @search-info.
   model = path.join(root, "plans-search-info.gguf");
   await writeScriptedModel(model, '{"handles":["search-info"],"reason":"it checks every place"}', { contextLength: 8192 });
 });
@@ -62,6 +63,7 @@ describe("test-routing", () => {
       assert.equal(failure.type, "misrouted");
       assert.match(failure.message ?? "", /^Routed to @search-info/);
     }
+    // A plan by likelihood has no reason to report: the failure names the choice alone.
     assert.match(xml, /<failure [^>]*>chosen: @search-info<\/failure>/);
     assert.equal((xml.match(/<testsuite /g) ?? []).length, (xml.match(/<\/testsuite>/g) ?? []).length);
     assert.ok(xml.trimEnd().endsWith("</testsuites>"));
@@ -75,8 +77,8 @@ describe("test-routing", () => {
       path.join(folder, "search-info.skill.md"),
       '---\nsummary: Finds any information the user asks for.\nexamples:\n  - "Where is <my> \\"A&B\\" file?"\n---\nUse @check-notebook.\n',
     );
-    // The scripted model scores every entry alike, and a tie goes to the first on the menu: @search-info.
-    await fs.writeFile(path.join(folder, "weather-check.skill.md"), '---\nsummary: Reads the forecast.\nnear-misses:\n  - "Find my passport"\n---\nUse @current-date.\n');
+    // Named to come after @search-info on the menu, which wins the scripted model's ties.
+    await fs.writeFile(path.join(folder, "view-schedule.skill.md"), '---\nsummary: Reads the calendar.\nnear-misses:\n  - "Find my passport"\n---\nUse @calendar.\n');
     const junit = path.join(root, "passing.xml");
     const result = await run(folder, "--model", model, "--threads", "1", "--junit", junit);
     assert.equal(result.code, 0, result.out + result.err);

@@ -49,11 +49,31 @@ const workspace = freshWorkspace();
 let vsixWorkspace;
 try {
   step("extension suite in VS Code", process.execPath, ["test/e2e/run.mjs", "--extension", root, "--suite", path.join(root, "out/e2e/index.js"), "--workspace", workspace, "--artifacts", artifacts]);
+  // An Agent Skills workspace (SKILL.md folders, CLAUDE.md, AGENTS.md): completion after /, a diagnostic, F2 moving a folder.
+  const agentWorkspace = mkdtempSync(path.join(tmpdir(), "skill-e2e-agent-"));
+  cpSync(path.join(root, "test/fixtures/agent-skills"), agentWorkspace, { recursive: true });
+  mkdirSync(path.join(agentWorkspace, ".vscode"));
+  writeFileSync(path.join(agentWorkspace, ".vscode/settings.json"), JSON.stringify({ "files.autoSave": "off", "skill.trace.server": "messages" }, null, 2));
+  try {
+    step("Agent Skills suite in VS Code", process.execPath, ["test/e2e/run.mjs", "--extension", root, "--suite", path.join(root, "out/e2e/index.js"), "--workspace", agentWorkspace, "--env", "SKILL_E2E_GREP=Agent Skills", "--artifacts", path.join(artifacts, "agent-skills")]);
+    // A fresh copy: the suite above renamed a skill folder.
+    rmSync(agentWorkspace, { recursive: true, force: true });
+    cpSync(path.join(root, "test/fixtures/agent-skills"), agentWorkspace, { recursive: true });
+    step("UI: completion after / in CLAUDE.md (test-artifacts/agent-skills-completion.png)", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/agent-skills.mjs", "--extension", root, "--workspace", agentWorkspace, "--artifacts", artifacts]);
+  } finally {
+    rmSync(agentWorkspace, { recursive: true, force: true });
+  }
   const uiWorkspace = freshWorkspace();
   try {
     step("UI: completion, colours, Problems (screenshots in test-artifacts/)", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/editor.mjs", "--extension", root, "--workspace", uiWorkspace, "--artifacts", artifacts]);
   } finally {
     rmSync(uiWorkspace, { recursive: true, force: true });
+  }
+  const firstHourWorkspace = freshWorkspace();
+  try {
+    step("UI: a new user's first hour: Show Output, refused rename, typing a mention, hovers, YAML errors", process.execPath, ["test/e2e/run.mjs", "--ui", "test/e2e/ui/firsthour.mjs", "--extension", root, "--workspace", firstHourWorkspace, "--artifacts", path.join(artifacts, "ui-firsthour")]);
+  } finally {
+    rmSync(firstHourWorkspace, { recursive: true, force: true });
   }
   const graphWorkspace = freshWorkspace();
   try {

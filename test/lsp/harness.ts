@@ -46,6 +46,8 @@ export interface ClientOptions {
   readonly settings?: SkillSettings;
   /** Declare, as VS Code does, that completion lists may carry `itemDefaults` (editRange and data). */
   readonly completionItemDefaults?: boolean;
+  /** Say, as the VS Code client does, that the editor validates SKILL.md itself. */
+  readonly editorValidatesSkillFiles?: boolean;
   /** The client's whole capabilities (a profile): replaces those built from `pull` and `completionItemDefaults`. */
   readonly capabilities?: ClientCapabilities;
   /** False: `start` answers right after `initialized`, while the workspace is being read (then await `indexed`). */
@@ -164,7 +166,7 @@ export class TestClient {
       rootUri: null,
       capabilities,
       workspaceFolders: options.folders.map((folder) => ({ uri: uriOf(folder), name: path.basename(folder) })),
-      initializationOptions: options.settings ? { settings: options.settings } : undefined,
+      initializationOptions: options.settings || options.editorValidatesSkillFiles ? { ...(options.settings ? { settings: options.settings } : {}), ...(options.editorValidatesSkillFiles ? { editorValidatesSkillFiles: true } : {}) } : undefined,
     });
     client.#indexed = client.waitFor(() => client.status !== undefined && !client.status.indexing, 20_000);
     await client.connection.sendNotification(InitializedNotification.type, {});

@@ -272,6 +272,12 @@ describe("language server over stdio (pull diagnostics)", () => {
     assert.match(value, /Binds `list_devices`, `find_file`/);
     assert.match(value, /not advertised/);
     assert.match(value, /Mentioned by 3 files/);
+    // A tool's hover has the skill hover's shape: one bold heading line, no Markdown heading.
+    const toolHover = (await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: search }, position: positionOf(text, "@check-notebook", 2) })) as Hover;
+    const toolValue = typeof toolHover.contents === "object" && "value" in toolHover.contents ? toolHover.contents.value : "";
+    assert.match(value.split("\n")[0] ?? "", /^\*\*Fetch File\*\* · skill `@fetch-file`$/);
+    assert.match(toolValue.split("\n")[0] ?? "", /^\*\*[^*]+\*\* · tool `@check-notebook` · `check_notebook` \(built in\)$/);
+    assert.doesNotMatch(toolValue, /^#/m);
 
     const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: search } })) as DocumentSymbol[];
     assert.equal(symbols[0]?.name, "@search-info");

@@ -35,9 +35,11 @@ function writeWorkspace(): { folder: string; opened: string[] } {
   write("late/target-on.skill.md", skill("A target that works and answers", "Nothing."));
   write("a/twice.skill.md", skill("The first of two claimants here", "Nothing."));
   write("b/twice.skill.md", skill("The second of two claimants there", "Nothing."));
+  // An Agent Skill claims its folder's name: known from the listing, like a `.skill.md` file's name.
+  write("late/.claude/skills/late-agent/SKILL.md", "---\nname: late-agent\ndescription: An Agent Skill the open editor mentions\n---\nNothing.\n");
   write("late/calendar-twin.skill.md", skill("Check the user's calendar for a given day.", "Nothing."));
   const opened = ["open/first.skill.md", "open/second.skill.md", "a/twice.skill.md"];
-  write(opened[0] ?? "", skill("Look up the user's calendar for a given day.", "Use @target-on, then @target-off, then @nobody-here, then @team-lookup and @twice and @filler-3."));
+  write(opened[0] ?? "", skill("Look up the user's calendar for a given day.", "Use @target-on, then @target-off, then @nobody-here, then @team-lookup and @twice and @filler-3 and @late-agent."));
   write(opened[1] ?? "", skill("Something else entirely for the second editor", "Ask @first and @Target-On and @gone-missing."));
   return { folder, opened: opened.map((file) => path.join(folder, file)) };
 }

@@ -129,7 +129,7 @@ describe("Neovim's built-in LSP client against the server", { skip: version ? fa
     const { details } = passed("start");
     assert.equal(details.status.indexing, false);
     assert.equal(details.status.skills, 10);
-    assert.deepEqual(details.completion_triggers, ["@"]);
+    assert.deepEqual(details.completion_triggers, ["@", "/", "$"]);
     assert.equal(details.offset_encoding, "utf-16");
   });
 

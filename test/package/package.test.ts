@@ -62,13 +62,14 @@ describe("the VSIXes", () => {
     assert.deepEqual(lib.vsixProblems(lib.listZip(linux), "universal").some((problem) => problem.includes("native binary")), true);
   });
 
-  it("the marketplace metadata is there, and the notices cover every bundled and copied package (ELK's EPL-2.0 among them)", () => {
+  it("the marketplace metadata is there, and the notices cover every bundled and copied package", () => {
     const published = JSON.parse(unzipText(linux, "extension/package.json")) as Record<string, unknown>;
     for (const key of ["publisher", "repository", "bugs", "homepage", "license", "icon", "categories", "keywords", "galleryBanner"]) assert.ok(published[key], key);
     assert.equal(published.private, undefined);
     const notices = unzipText(linux, "extension/THIRD-PARTY-NOTICES.md");
-    assert.match(notices, /^## elkjs [\d.]+\n\nLicense: EPL-2\.0 OR GPL-3\.0-or-later/m);
-    assert.match(notices, /Eclipse Public License - v 2\.0/);
+    // The graph panel lays out with its own code: ELK (EPL-2.0) is a benchmark's dev dependency, never shipped.
+    assert.doesNotMatch(notices, /^## elkjs /m);
+    assert.ok(!lib.listZip(linux).some((entry) => /elk/i.test(entry.name)), "no ELK file in the VSIX");
     for (const bundled of ["vscode-languageclient", "vscode-languageserver", "yaml", "jsonc-parser", "ical.js", "vscode-uri"]) assert.match(notices, new RegExp(`^## ${bundled.replace(".", "\\.")} `, "m"), bundled);
     const copied = new Set(lib.listZip(linux).flatMap((entry) => /^extension\/(?:node_modules\/(?:[^/]+\/node_modules\/)*)?node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/.exec(entry.name)?.[1] ?? []));
     assert.ok(copied.size > 20, `${copied.size} packages copied`);
@@ -99,7 +100,7 @@ describe("the npm package", () => {
 
   it("installs offline, and npx skill-lsp checks and serves LSP over stdio", async () => {
     run("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], folder);
-    assert.equal(run("npx", ["--no-install", "skill-lsp", "--version"], folder).trim(), manifest.version);
+    assert.equal(run("npx", ["--no-install", "skill-lsp", "--version"], folder).trim(), `skill-lsp ${manifest.version}`);
     const checked = spawnSync("npx", ["--no-install", "skill-lsp", "check", "--format", "json", path.join(REPO, "examples")], { cwd: folder, encoding: "utf8" });
     assert.equal(checked.status, 0, checked.stderr);
     assert.equal((JSON.parse(checked.stdout) as { summary: { errors: number } }).summary.errors, 0);

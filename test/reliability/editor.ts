@@ -29,6 +29,8 @@ export class Editor implements EditorView {
   readonly session: Session;
   readonly folder: string;
   readonly #open = new Map<string, { text: string; version: number }>();
+  /** Where the last edit of each open document ended (the cursor after typing), as an offset in its text. */
+  readonly #editEnds = new Map<string, number>();
 
   constructor(session: Session, folder: string) {
     this.session = session;
@@ -59,6 +61,7 @@ export class Editor implements EditorView {
   /** Opens a file from disk, or with the given text. */
   async openDocument(uri: string, text = this.disk(uri) ?? ""): Promise<void> {
     this.#open.set(uri, { text, version: 1 });
+    this.#editEnds.delete(uri);
     await this.session.client.open(uri, text);
   }
 
@@ -67,6 +70,7 @@ export class Editor implements EditorView {
     const document = this.#open.get(uri);
     if (!document) throw new Error(`${uri} is not open`);
     const change = smallestChange(document.text, text);
+    this.#noteEditEnd(uri, document.text, text);
     const version = await this.session.client.change(uri, change.text, change.range);
     this.#open.set(uri, { text, version });
     return version;
@@ -77,12 +81,28 @@ export class Editor implements EditorView {
     const document = this.#open.get(uri);
     if (!document) throw new Error(`${uri} is not open`);
     const change = smallestChange(document.text, text);
+    this.#noteEditEnd(uri, document.text, text);
     this.#open.set(uri, { text, version: document.version + 1 });
     return this.session.client.change(uri, change.text, change.range);
   }
 
+  /** The offset in an open document's text where its last edit ended; undefined before any edit. */
+  editEnd(uri: string): number | undefined {
+    return this.#editEnds.get(uri);
+  }
+
+  #noteEditEnd(uri: string, before: string, after: string): void {
+    if (before === after) return void this.#editEnds.delete(uri);
+    let start = 0;
+    while (start < before.length && start < after.length && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+    let end = 0;
+    while (end < before.length - start && end < after.length - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+    this.#editEnds.set(uri, after.length - end);
+  }
+
   async close(uri: string): Promise<void> {
     this.#open.delete(uri);
+    this.#editEnds.delete(uri);
     await this.session.client.close(uri);
   }
 

@@ -153,17 +153,20 @@ export class Model {
     return skill ? { kind: "skill", skill } : undefined;
   }
 
-  #mentionCodes(mention: ModelMention): string[] {
+  #mentionCodes(mention: ModelMention, cursor?: number): string[] {
     const target = this.resolve(mention.slug);
-    if (!target) return ["unknown-mention"];
+    if (!target) return cursor !== undefined && mention.start < cursor && cursor <= mention.end ? [] : ["unknown-mention"];
     const codes: string[] = [];
     if (target.kind === "skill" && !target.skill.enabled) codes.push("disabled-mention");
     if (mention.written !== mention.slug) codes.push("mention-case");
     return codes;
   }
 
-  /** The sorted diagnostic codes the server must report for a file. */
-  codes(uri: string): string[] {
+  /**
+   * The sorted diagnostic codes the server must report for a file. With `cursor` (where the last edit of the
+   * open document ended), an unknown mention the cursor is inside or right after is held back, as while typing.
+   */
+  codes(uri: string, cursor?: number): string[] {
     const file = this.files.get(uri);
     if (!file) return [];
     const codes: string[] = [];
@@ -173,7 +176,7 @@ export class Model {
       if (file.advertised && file.enabled && !file.hasSummary) codes.push("missing-summary");
       if (file.valid && TOOL_SLUGS.has(file.slug)) codes.push("tool-collision");
       if (file.valid && this.claimants(file.slug).length > 1) codes.push("duplicate-handle");
-      for (const mention of file.mentions) codes.push(...this.#mentionCodes(mention));
+      for (const mention of file.mentions) codes.push(...this.#mentionCodes(mention, cursor));
       // Menu competition: another advertised, enabled skill (with another handle) whose summary is a copy of this one's.
       const competes = (skill: ModelSkill) => skill.valid && skill.enabled && skill.advertised && skill.hasSummary && skill.nonces !== "";
       if (competes(file)) {
@@ -184,7 +187,7 @@ export class Model {
       for (let i = 0; i < file.invalidEntries; i++) codes.push("config-invalid");
       for (const mention of file.mentions) {
         if (mention.place === "text") {
-          codes.push(...this.#mentionCodes(mention));
+          codes.push(...this.#mentionCodes(mention, cursor));
           continue;
         }
         const target = this.resolve(mention.slug);

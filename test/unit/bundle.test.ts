@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import * as fc from "fast-check";
 import {
+  bundleFile,
   bundleFromAgentSkills,
   bundleText,
   exportAgentSkills,
@@ -637,5 +638,44 @@ describe("property: random bundles into random workspaces", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("a skill's folder files in a bundle", () => {
+  const text = "---\nsummary: s\n---\nRun scripts/a.sh.\n";
+  const file = bundleFile("scripts/a.sh", new TextEncoder().encode("#!/bin/sh\necho hi\n"), true);
+  const withFiles = (files: unknown[]) => JSON.stringify({ format: "skill-bundle", version: 1, root: "a", skills: [{ handle: "a", text, sha256: sha256Hex(text), files }], tools: [] });
+
+  test("travel with their path, mode and sha256, and plan into the skill's own folder", () => {
+    const bundle = must(parseBundle(withFiles([file])));
+    assert.deepEqual(bundle.skills[0]?.files, [file]);
+    assert.equal(file.mode, "755");
+    const plan = must(planImport(new Namespace(), bundle, "file:///t/"));
+    assert.deepEqual(plan.files.map((planned) => [planned.uri, planned.bytes?.mode]), [["file:///t/a/a.skill.md", undefined], ["file:///t/a/scripts/a.sh", "755"]]);
+    assert.deepEqual(plan.review.skills[0]?.files, [{ path: "scripts/a.sh", mode: "755" }]);
+    assert.match(reviewLines(plan.review).join("\n"), /with 1 file of its folder: scripts\/a\.sh \(executable\)/);
+  });
+
+  const refusals: [string, unknown, RegExp][] = [
+    ["a path out of the folder", { ...file, path: "../x.sh" }, /leaves or repeats its folder/],
+    ["an absolute path", { ...file, path: "/etc/x" }, /not relative to the skill's folder/],
+    ["a backslash path", { ...file, path: "a\\b" }, /not relative/],
+    ["a skill file", { ...file, path: "more/other.skill.md" }, /a skill file/],
+    ["another mode", { ...file, mode: "4755" }, /"644" or "755"/],
+    ["bytes that do not match their sha256", { ...file, base64: Buffer.from("changed").toString("base64") }, /does not match its sha256/],
+    ["an unknown key", { ...file, run: "sh" }, /Unknown key "run"/],
+  ];
+  for (const [name, entry, message] of refusals) {
+    test(`refuses ${name}`, () => {
+      const result = parseBundle(withFiles([entry]));
+      assert.ok(isRefusal(result), "expected a refusal");
+      assert.match(result.refused, message);
+    });
+  }
+
+  test("refuses one path twice, letter case aside", () => {
+    const result = parseBundle(withFiles([file, { ...file, path: "Scripts/A.sh" }]));
+    assert.ok(isRefusal(result));
+    assert.match(result.refused, /appears twice/);
   });
 });

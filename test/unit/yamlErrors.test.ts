@@ -45,6 +45,13 @@ describe("frontmatter YAML errors in an author's words", () => {
     test(name, () => assert.deepEqual(frontmatterProblems(yaml), [expected]));
   }
 
+  test("an unclosed [ is named by the key that opened it, not by the line where YAML noticed", () => {
+    const problems = frontmatterProblems("summary: [unclosed, list\ntitle: Fine\n");
+    assert.ok(problems.length > 0);
+    assert.match(problems[0] ?? "", /The value of summary opens a list with \[ that is not closed/);
+    assert.doesNotMatch(problems.join("\n"), /The value of title opens a list/);
+  });
+
   test("no message quotes the YAML library's jargon for the common cases", () => {
     for (const [, yaml] of CASES) for (const problem of frontmatterProblems(yaml)) assert.doesNotMatch(problem, /implicit|compact mapping|scalar|block-seq-ind|Frontmatter YAML:/i);
   });

@@ -19,7 +19,7 @@ export const checkVerb: Verb = {
     const format = values.get("--format") ?? "text";
     if (!(CHECK_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${CHECK_FORMATS.join(", ")}; got ${format}.`);
     const files = (await loadLibraryNamespaces(folders))
-      .flatMap((namespace) => [...[...namespace.skills()].map((skill) => skill.uri), ...namespace.configs().map((config) => config.uri)].map((uri) => ({ uri, namespace })))
+      .flatMap((namespace) => namespace.uris().map((uri) => ({ uri, namespace })))
       .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
     const found: FileDiagnostic[] = [];
     for (const { uri, namespace } of files) {

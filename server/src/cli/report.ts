@@ -43,6 +43,12 @@ const RULE_TEXT: Readonly<Record<DiagnosticCode | "more-problems", string>> = {
   "file-too-large": "A file too large to read.",
   "more-problems": "More problems than are listed.",
   "binary-file": "A skill file with NUL bytes.",
+  "name-mismatch": "A SKILL.md's name differs from its folder's name.",
+  "missing-name": "A SKILL.md without a name.",
+  "misplaced-skill": "A SKILL.md outside a skills/ folder, which agents do not read.",
+  "lower-case-skill-file": "A skill.md in lower case, which agents do not read.",
+  "unknown-reference": "A /name, $name or @name in Agent Skills prose that names no skill.",
+  "broken-link": "A link to a skill folder that does not exist.",
 };
 
 /** `file:line:col severity code message`, one line each. */

@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
 import { isMap, isScalar, parseDocument, stringify } from "yaml";
+import { AGENT_SKILL_FILE } from "./agentSkills/paths.js";
 import { applyEdits, scanMentions, type MentionToken } from "./mentions.js";
 import { isRefusal, type Namespace, type Refusal } from "./namespace.js";
 import { FRONTMATTER_KEYS, MAX_SKILL_CHARS, parseSkillFile, SKILL_SUFFIX, unreadableReason, type SkillFile } from "./skillFile.js";
 import { handleProblem, makeSlug, slugKey, titleFromHandle } from "./slug.js";
 import type { Position } from "./text.js";
 import type { ToolSpec } from "./tools.js";
+
+export { AGENT_SKILL_FILE };
 
 /** The `format` every bundle carries, so a stray JSON file is never mistaken for one. */
 export const BUNDLE_FORMAT = "skill-bundle";
@@ -18,7 +21,6 @@ export const MAX_SKILL_FILE_BYTES = 8 * 1024 * 1024;
 /** The file-name ending of a bundle. */
 export const BUNDLE_SUFFIX = ".skillbundle.json";
 /** The file an Agent Skills folder holds. */
-export const AGENT_SKILL_FILE = "SKILL.md";
 /** The Agent Skills format caps `description` at this many characters. */
 export const MAX_AGENT_DESCRIPTION = 1024;
 
@@ -99,6 +101,8 @@ export interface IncomingReview {
   readonly files: readonly { readonly path: string; readonly mode: FileMode }[];
   /** What does not come, by name. */
   readonly leftOut: readonly LeftOut[];
+  /** What is worth knowing before accepting (a description past the Agent Skills limit, kept whole). */
+  readonly notes: readonly string[];
 }
 
 /** Who holds a handle here, so an incoming skill had to be re-slugged. */
@@ -736,7 +740,7 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
     if (reused.has(skill.handle)) continue;
     const claimants = namespace.claimants(skill.handle);
     const here = claimants[0];
-    if (claimants.length !== 1 || !here || namespace.tool(skill.handle)) continue;
+    if (claimants.length !== 1 || !here || namespace.tool(skill.handle) || [...reused.values()].includes(here)) continue;
     if (here.text !== applyEdits(skill.text, editsFor(file, own).edits)) continue;
     exact.set(skill.handle, { here, needs: [...new Set(file.mentions.map((mention) => mention.slug).filter((slug) => bundleHandles.has(slug) && slug !== skill.handle))] });
   }
@@ -807,6 +811,7 @@ export function planImport(namespace: Namespace, bundle: Bundle, targetFolderUri
       rewrites,
       files: filesFolder === undefined ? [] : carried.map((one) => ({ path: one.path, mode: one.mode })),
       leftOut,
+      notes: descriptionNote(skill.handle, file.summary ?? ""),
     });
   }
 
@@ -836,6 +841,7 @@ export function reviewLines(review: ImportReview, show: (uri: string) => string 
     const fileLines = () => {
       if (skill.files.length > 0) lines.push(`      with ${skill.files.length} file${skill.files.length === 1 ? "" : "s"} of its folder: ${skill.files.map((file) => (file.mode === "755" ? `${file.path} (executable)` : file.path)).join(", ")}`);
       for (const out of skill.leftOut) lines.push(`      left out: ${out.path} (${out.reason})`);
+      for (const note of skill.notes) lines.push(`      note: ${note}`);
     };
     if (skill.action === "reuse") {
       lines.push(`  = ${name}: already here with the same content (${show(skill.uri)}); reused.`);

@@ -28,6 +28,12 @@ export const DiagnosticCodes = {
   configUnknownBlurb: "config-unknown-blurb",
   fileTooLarge: "file-too-large",
   binaryFile: "binary-file",
+  nameMismatch: "name-mismatch",
+  missingName: "missing-name",
+  misplacedSkill: "misplaced-skill",
+  lowerCaseSkillFile: "lower-case-skill-file",
+  unknownReference: "unknown-reference",
+  brokenLink: "broken-link",
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCodes)[keyof typeof DiagnosticCodes];
@@ -44,7 +50,15 @@ export interface RelatedInformation {
 export type FixData =
   | { readonly kind: "unknown-mention"; readonly slug: string }
   | { readonly kind: "normalise-case"; readonly slug: string }
-  | { readonly kind: "rename-skill"; readonly reason: "invalid" | "duplicate" | "tool" };
+  | { readonly kind: "rename-skill"; readonly reason: "invalid" | "duplicate" | "tool" }
+  /** A SKILL.md whose `name:` differs from its folder: set the name, or rename the folder to it. */
+  | { readonly kind: "name-mismatch"; readonly name: string; readonly folder: string }
+  /** A SKILL.md without a usable `name:`: write the folder's name. */
+  | { readonly kind: "set-name"; readonly name: string }
+  /** A reference near a real name (`/pdff`): the names to offer, written with the reference's sigil. */
+  | { readonly kind: "near-miss"; readonly sigil: string; readonly names: readonly string[] }
+  /** A link to a skill folder that is not there, while a skill of that name is: the link that reaches it. */
+  | { readonly kind: "relink"; readonly newTarget: string };
 
 export interface CoreDiagnostic {
   readonly range: Range;

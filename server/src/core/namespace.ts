@@ -2,7 +2,12 @@ import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type C
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
 import { MenuCompetition } from "./similarity.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
-import { parseSkillFile, siblingSkillUri, type Mention, type SkillFile } from "./skillFile.js";
+import { nearest, parseSkillFile, type Mention, type SkillFile } from "./skillFile.js";
+import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
+import { AGENT_SKILL_FILE, isAgentSkillUri, relativeLink } from "./agentSkills/paths.js";
+import { isBuiltinCommand } from "./agentSkills/commands.js";
+import { sigilOf, type Reference } from "./agentSkills/references.js";
+import { parseAgentSkill } from "./agentSkills/skillFolder.js";
 import type { Range } from "./text.js";
 import { BUILTIN_TOOLS, type ToolSpec } from "./tools.js";
 
@@ -65,6 +70,10 @@ const BUILTIN_BY_SLUG: ReadonlyMap<string, ToolSpec> = new Map(BUILTIN_TOOLS.map
 export class Namespace {
   readonly #skills = new Map<string, SkillFile>();
   readonly #configs = new Map<string, ConfigFile>();
+  /** CLAUDE.md, AGENTS.md and the agents' folders' Markdown: references, no claim. */
+  readonly #documents = new Map<string, AgentDocument>();
+  /** The user's command files by command name (`.claude/commands/deploy.md` → deploy): commands, not skills. */
+  readonly #commands = new UriIndex();
   /** Skills with a valid handle, by slug: more than one is a duplicate. */
   readonly #claimants = new UriIndex();
   /** Every skill file by its lower-cased handle, valid or not: who would clash with a new file name on a case-insensitive disk. */
@@ -80,6 +89,7 @@ export class Namespace {
   );
   #generation = 0;
   #menuGeneration = 0;
+  #nearCandidates: { readonly generation: number; readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]> } | undefined;
 
   /** Grows on every change: a cheap way for callers to know their cached views are stale. */
   get generation(): number {
@@ -94,15 +104,26 @@ export class Namespace {
     return this.#menuGeneration;
   }
 
-  /** Adds or replaces a file by URI: a `.skill.md` or a `skills.json`. Answers the URIs to diagnose again. */
+  /**
+   * Adds or replaces a file by URI: a `skills.json`, a SKILL.md, an agent document (CLAUDE.md, AGENTS.md, …)
+   * or, for any other name, a `.skill.md`. Answers the URIs to diagnose again.
+   */
   set(uri: string, text: string): Set<string> {
-    return isConfigUri(uri) ? this.setConfig(uri, text) : this.setSkill(uri, text);
+    if (isConfigUri(uri)) return this.setConfig(uri, text);
+    if (!isAgentSkillUri(uri) && isAgentDocumentUri(uri)) return this.setDocument(uri, text);
+    return this.setSkill(uri, text);
+  }
+
+  /** True when `/name` names a command: one of the user's command files, or an agent's built-in command. */
+  isCommand(name: string): boolean {
+    const key = slugKey(name);
+    return isBuiltinCommand(key) || this.#commands.get(key) !== undefined;
   }
 
   setSkill(uri: string, text: string): Set<string> {
     const previous = this.#skills.get(uri);
     if (previous && previous.text === text) return new Set();
-    const next = parseSkillFile(uri, text);
+    const next = isAgentSkillUri(uri) ? parseAgentSkill(uri, text) : parseSkillFile(uri, text);
     const affected = new Set<string>([uri]);
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
@@ -132,9 +153,28 @@ export class Namespace {
     return this.#invalidate(affected);
   }
 
+  /** Adds or replaces an agent document. Answers the URIs to diagnose again. */
+  setDocument(uri: string, text: string): Set<string> {
+    const previous = this.#documents.get(uri);
+    if (previous && previous.text === text) return new Set();
+    const next = parseAgentDocument(uri, text);
+    const affected = new Set<string>([uri]);
+    if (previous) this.#unindexDocument(previous);
+    this.#documents.set(uri, next);
+    this.#indexDocument(next);
+    if (previous?.command !== next.command) for (const name of [previous?.command, next.command]) if (name) this.#addDependents(name, affected);
+    return this.#invalidate(affected);
+  }
+
   /** Forgets a file (deleted, or moved out of the workspace). Answers the URIs to diagnose again. */
   remove(uri: string): Set<string> {
     const affected = new Set<string>();
+    const document = this.#documents.get(uri);
+    if (document) {
+      this.#unindexDocument(document);
+      this.#documents.delete(uri);
+      if (document.command) this.#addDependents(document.command, affected);
+    }
     this.#menuGeneration++;
     const skill = this.#skills.get(uri);
     if (skill) {
@@ -155,7 +195,20 @@ export class Namespace {
   }
 
   has(uri: string): boolean {
-    return this.#skills.has(uri) || this.#configs.has(uri);
+    return this.#skills.has(uri) || this.#configs.has(uri) || this.#documents.has(uri);
+  }
+
+  /** The URI of every file held: skills, `skills.json` files and agent documents. */
+  uris(): string[] {
+    return [...this.#skills.keys(), ...this.#configs.keys(), ...this.#documents.keys()];
+  }
+
+  document(uri: string): AgentDocument | undefined {
+    return this.#documents.get(uri);
+  }
+
+  documents(): IterableIterator<AgentDocument> {
+    return this.#documents.values();
   }
 
   skill(uri: string): SkillFile | undefined {
@@ -317,7 +370,8 @@ export class Namespace {
     if (cached) return cached;
     const skill = this.#skills.get(uri);
     const config = this.#configs.get(uri);
-    const diagnostics = skill ? this.#diagnoseSkill(skill) : config ? this.#diagnoseConfig(config) : [];
+    const document = this.#documents.get(uri);
+    const diagnostics = skill ? this.#diagnoseSkill(skill) : config ? this.#diagnoseConfig(config) : document ? this.#diagnoseDocument(document) : [];
     this.#diagnostics.set(uri, diagnostics);
     return diagnostics;
   }
@@ -339,7 +393,7 @@ export class Namespace {
     if (newHandle === oldKey) return { refused: `The skill is already named @${oldKey}.` };
     const holder = this.describeHolder(newHandle, skill.uri);
     if (holder) return { refused: `@${newHandle} is taken by ${holder}.` };
-    const newUri = siblingSkillUri(skill.uri, newHandle);
+    const newUri = skill.format.renamedUri(skill.uri, newHandle);
     // A file that differs only in case (an invalid `Plan.skill.md`) is the same file on a case-insensitive disk.
     let occupant: string | undefined;
     for (const uri of this.#byLowerHandle.uris(newHandle.toLowerCase())) {
@@ -352,11 +406,21 @@ export class Namespace {
 
     const edits = new Map<string, TextEdit[]>();
     for (const uri of this.mentioners(oldKey)) {
-      const mentions: readonly (Mention | ConfigMention)[] = this.#skills.get(uri)?.mentions ?? this.#configs.get(uri)?.mentions ?? [];
-      const fileEdits = mentions.filter((mention) => mention.slug === oldKey).map((mention) => ({ range: mention.range, newText: `@${newHandle}` }));
+      const fileEdits = this.referencesTo(skill, this.#mentionsOf(uri)).map((mention) => ({ range: mention.range, newText: `${sigilOf(mention)}${newHandle}` }));
       if (fileEdits.length > 0) edits.set(uri, fileEdits);
     }
-    return { oldSlug: oldKey, newSlug: newHandle, skill, fileRename: { oldUri: skill.uri, newUri }, edits };
+    const own = skill.format.ownEdits(skill, newHandle);
+    if (own.length > 0) edits.set(skill.uri, [...own, ...(edits.get(skill.uri) ?? [])].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
+    return { oldSlug: oldKey, newSlug: newHandle, skill, fileRename: skill.format.move(skill, newHandle), edits };
+  }
+
+  /** The mentions among `mentions` that reach `skill`: by its handle, and for a link, only one that points at its folder. */
+  referencesTo(skill: SkillFile, mentions: readonly (Mention | ConfigMention)[]): (Mention | ConfigMention)[] {
+    return mentions.filter((mention) => mention.slug === skill.slug && ((mention as Reference).target === undefined || (mention as Reference).target === skill.uri));
+  }
+
+  #mentionsOf(uri: string): readonly (Mention | ConfigMention)[] {
+    return this.#skills.get(uri)?.mentions ?? this.#configs.get(uri)?.mentions ?? this.#documents.get(uri)?.mentions ?? [];
   }
 
   #indexSkill(skill: SkillFile): void {
@@ -369,6 +433,16 @@ export class Namespace {
     if (skill.validHandle) this.#claimants.remove(skill.slug, skill.uri);
     this.#byLowerHandle.remove(skill.slug, skill.uri);
     for (const mention of skill.mentions) this.#mentioners.remove(mention.slug, skill.uri);
+  }
+
+  #indexDocument(document: AgentDocument): void {
+    for (const mention of document.mentions) this.#mentioners.add(mention.slug, document.uri);
+    if (document.command) this.#commands.add(document.command, document.uri);
+  }
+
+  #unindexDocument(document: AgentDocument): void {
+    for (const mention of document.mentions) this.#mentioners.remove(mention.slug, document.uri);
+    if (document.command) this.#commands.remove(document.command, document.uri);
   }
 
   #indexConfig(config: ConfigFile): void {
@@ -432,13 +506,84 @@ export class Namespace {
         });
       }
     }
-    for (const mention of skill.mentions) diagnostics.push(...this.#diagnoseMention(mention));
+    for (const mention of skill.mentions) diagnostics.push(...this.#diagnoseMention(mention, skill.format.quietReferences, skill.uri));
     diagnostics.push(...this.#competition.diagnose(skill, (uri) => this.#skills.get(uri)));
     return diagnostics;
   }
 
-  #diagnoseMention(mention: Mention | ConfigMention): CoreDiagnostic[] {
+  #diagnoseDocument(document: AgentDocument): CoreDiagnostic[] {
+    const diagnostics: CoreDiagnostic[] = [...document.problems];
+    for (const mention of document.mentions) diagnostics.push(...this.#diagnoseMention(mention, true, document.uri));
+    return diagnostics;
+  }
+
+  /**
+   * An unknown reference in Agent Skills prose costs more as an alarm than as a miss: a link to a missing skill
+   * folder is a warning; a near miss of a real name a warning with "did you mean"; any other `/x` or `@x`
+   * information; a `$x` nothing. A command (built in, or a user's command file) is no reference at all.
+   */
+  #diagnoseQuietReference(mention: Mention, fromUri: string): CoreDiagnostic[] {
+    const sigil = sigilOf(mention);
+    const { target, link } = mention as Reference;
+    if (target !== undefined && link !== undefined) {
+      if (this.#skills.has(target)) return [];
+      const elsewhere = this.claimants(mention.slug);
+      const only = elsewhere.length === 1 ? elsewhere[0] : undefined;
+      return [{
+        range: link.range,
+        severity: "warning",
+        code: DiagnosticCodes.brokenLink,
+        message: only ? `This link points at no skill: the skill ${mention.slug} is in another folder.` : `This link points at a skill folder that does not exist: no skills/${mention.slug}/SKILL.md there.`,
+        ...(only ? { fix: { kind: "relink", newTarget: relinkTarget(fromUri, only.uri, link.text) } as const } : {}),
+      }];
+    }
+    if (sigil === "/" && this.isCommand(mention.slug)) return [];
+    const near = this.#nearMisses(mention.slug);
+    if (near.length > 0) {
+      return [{
+        range: mention.range,
+        severity: "warning",
+        code: DiagnosticCodes.unknownReference,
+        message: `${sigil}${mention.written} is not a skill: did you mean ${near.map((name) => `${sigil}${name}`).join(", ")}?`,
+        fix: { kind: "near-miss", sigil, names: near },
+      }];
+    }
+    if (sigil === "$") return [];
+    return [{ range: mention.range, severity: "information", code: DiagnosticCodes.unknownReference, message: `${sigil}${mention.written} names no skill in this workspace.` }];
+  }
+
+  /**
+   * The enabled skills' handles near a name, for a "did you mean". The candidates are indexed once per change
+   * of the menu's generation (which every change of a claim bumps) by first letter and length, each with its
+   * letter counts, so a workspace of 10,000 skills with hundreds of unknown references compares each with a
+   * few dozen handles, not all of them. A near miss keeps its first letter.
+   */
+  #nearMisses(name: string): string[] {
+    if (this.#nearCandidates?.generation !== this.#menuGeneration) {
+      const buckets = new Map<string, { slug: string; counts: Int8Array }[]>();
+      for (const skill of this.#skills.values()) {
+        if (!skill.validHandle || !skill.enabled) continue;
+        const key = `${skill.slug.charAt(0)}${skill.slug.length}`;
+        const bucket = buckets.get(key) ?? [];
+        bucket.push({ slug: skill.slug, counts: letterCounts(skill.slug) });
+        buckets.set(key, bucket);
+      }
+      this.#nearCandidates = { generation: this.#menuGeneration, buckets };
+    }
+    const bound = Math.max(2, Math.floor(name.length / 3));
+    const counts = letterCounts(name);
+    const candidates: string[] = [];
+    for (let length = Math.max(1, name.length - bound); length <= name.length + bound; length++) {
+      for (const candidate of this.#nearCandidates.buckets.get(`${name.charAt(0)}${length}`) ?? []) {
+        if (countDistance(counts, candidate.counts) <= 2 * bound) candidates.push(candidate.slug);
+      }
+    }
+    return nearest(name, candidates, 3);
+  }
+
+  #diagnoseMention(mention: Mention | ConfigMention, quiet = false, fromUri = ""): CoreDiagnostic[] {
     const target = this.resolve(mention.slug);
+    if (quiet && (!target || (mention as Reference).target !== undefined)) return this.#diagnoseQuietReference(mention as Mention, fromUri);
     if (!target) {
       if (mention.inCode) return [];
       return [
@@ -493,7 +638,7 @@ export class Namespace {
     }
     for (const mention of config.mentions) {
       if (mention.place === "text") {
-        diagnostics.push(...this.#diagnoseMention(mention));
+        diagnostics.push(...this.#diagnoseMention(mention, false));
         continue;
       }
       const target = this.resolve(mention.slug);
@@ -574,4 +719,28 @@ class UriIndex {
     entry.delete(uri);
     if (entry.size === 1) this.#entries.set(key, entry.values().next().value as string);
   }
+}
+
+/** A link's target rewritten to reach a SKILL.md: to its folder when the link named a folder, else to the file. */
+function relinkTarget(fromUri: string, skillUri: string, written: string): string {
+  const link = relativeLink(fromUri, skillUri);
+  return written.endsWith(AGENT_SKILL_FILE) ? link : link.slice(0, -AGENT_SKILL_FILE.length - 1);
+}
+
+/** How often each of a handle's characters (`a-z`, `0-9`, `-`) occurs in it. */
+function letterCounts(handle: string): Int8Array {
+  const counts = new Int8Array(37);
+  for (let i = 0; i < handle.length; i++) {
+    const code = handle.charCodeAt(i);
+    const index = code >= 97 && code <= 122 ? code - 97 : code >= 48 && code <= 57 ? code - 22 : 36;
+    counts[index] = (counts[index] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** A lower bound of the edit distance, times two: each edit changes at most two of the letter counts by one. */
+function countDistance(a: Int8Array, b: Int8Array): number {
+  let difference = 0;
+  for (let i = 0; i < 37; i++) difference += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
+  return difference;
 }

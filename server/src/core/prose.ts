@@ -94,10 +94,17 @@ function isLazyLine(text: string, at: number, end: number): boolean {
   const code = text.charCodeAt(at);
   if (code === GT || code === 35 /* # */) return false;
   if (openingFence(text, at, end)) return false;
-  return !LIST_MARKER.test(text.slice(at, Math.min(end, at + 11)));
+  return listMarkerAt(text, at, end) === undefined;
 }
 
 const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)/;
+
+/** The list marker at `at` (`-`, `+`, `*`, `1.`, `1)`), or undefined; the regular expression only runs on a likely start. */
+function listMarkerAt(text: string, at: number, end: number): string | undefined {
+  const code = text.charCodeAt(at);
+  if (code !== 45 && code !== 43 && code !== 42 && (code < 48 || code > 57)) return undefined;
+  return LIST_MARKER.exec(text.slice(at, Math.min(end, at + 11)))?.[0];
+}
 
 /**
  * The fenced code blocks of `text[from, to)`, read as a CommonMark document that starts at `from`: backtick
@@ -166,16 +173,16 @@ export function codeFences(text: string, from = 0, to = text.length): CodeFence[
       let column = shape.column;
       // A list marker opens an item whose content starts after it; a fence may follow on the same line.
       for (let guard = 0; guard < 8 && column - base <= 3; guard++) {
-        const marker = LIST_MARKER.exec(text.slice(at, Math.min(lineEnd, at + 11)));
-        if (!marker) break;
-        const markerEnd = column + marker[0].length;
-        const gap = skipIndent(text, at + marker[0].length, lineEnd, markerEnd);
+        const marker = listMarkerAt(text, at, lineEnd);
+        if (marker === undefined) break;
+        const markerEnd = column + marker.length;
+        const gap = skipIndent(text, at + marker.length, lineEnd, markerEnd);
         const blankItem = gap.at >= lineEnd;
         const contentColumn = blankItem || gap.column - markerEnd > 4 ? markerEnd + 1 : gap.column;
         lists.push(contentColumn);
         emptyItem = blankItem;
         base = contentColumn;
-        at = blankItem || gap.column - markerEnd > 4 ? at + marker[0].length + 1 : gap.at;
+        at = blankItem || gap.column - markerEnd > 4 ? at + marker.length + 1 : gap.at;
         column = Math.max(contentColumn, blankItem ? contentColumn : gap.column);
         if (blankItem) break;
       }

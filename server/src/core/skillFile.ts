@@ -51,9 +51,42 @@ export interface ListEntry {
   readonly range: Range;
 }
 
-/** Everything the core knows about one `.skill.md` file, parsed once per version of its text. */
+/**
+ * One way of writing a skill down: a `.skill.md` file, or an Agent Skills folder with its SKILL.md. The
+ * namespace asks the skill's format what a rename moves and what its references look like, and knows no
+ * format by name.
+ */
+export interface SkillFormat {
+  /** How a person calls a skill of this format: "skill file", "Agent Skill". */
+  readonly label: string;
+  /** True when an unknown reference costs more as an alarm than as a miss: Agent Skills prose. */
+  readonly quietReferences: boolean;
+  /** The characters that start a reference in this format's prose, `@` first. */
+  readonly sigils: readonly string[];
+  /** What a rename to `handle` moves (the file, or the skill's folder) and where to. */
+  move(skill: SkillFile, handle: string): { readonly oldUri: string; readonly newUri: string };
+  /** The URI the skill's file has once renamed to `handle`. */
+  renamedUri(uri: string, handle: string): string;
+  /** The edits a rename needs inside the skill's own file besides its references (the `name:` value). */
+  ownEdits(skill: SkillFile, handle: string): { readonly range: Range; readonly newText: string }[];
+}
+
+/** The `.skill.md` format: the file name is the handle. */
+export const SKILL_FILE_FORMAT: SkillFormat = {
+  label: "skill file",
+  quietReferences: false,
+  sigils: ["@"],
+  move: (skill, handle) => ({ oldUri: skill.uri, newUri: siblingSkillUri(skill.uri, handle) }),
+  renamedUri: (uri, handle) => siblingSkillUri(uri, handle),
+  ownEdits: () => [],
+};
+
+/** Everything the core knows about one skill (a `.skill.md` file or a SKILL.md), parsed once per version of its text. */
 export interface SkillFile {
   readonly uri: string;
+  readonly format: SkillFormat;
+  /** Where the skill declares its handle: a SKILL.md's `name:` value, the start of a `.skill.md`. */
+  readonly declaration: Range;
   /** The handle as the file name spells it. */
   readonly handle: string;
   /** Lower-cased handle: the namespace key. */
@@ -172,7 +205,7 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     problems.push({ range: lines.rangeOf(0, 0), severity: "error", code: unreadable.code, message: unreadable.message });
     if (!validHandle) problems.push(invalidHandleProblem(handle, lines));
     return {
-      uri, handle, slug: handle.toLowerCase(), validHandle, text, lines, title: titleFromHandle(handle.toLowerCase()),
+      uri, format: SKILL_FILE_FORMAT, declaration: lines.rangeOf(0, 0), handle, slug: handle.toLowerCase(), validHandle, text, lines, title: titleFromHandle(handle.toLowerCase()),
       summary: undefined, summaryRange: undefined, enabled: true, advertised: false, examples: [], nearMisses: [],
       frontmatterRange: undefined, bodyStart: 0, body: "", mentions: [], requirements: [], codeOnly: [], problems,
     };
@@ -254,6 +287,8 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
 
   return {
     uri,
+    format: SKILL_FILE_FORMAT,
+    declaration: lines.rangeOf(0, 0),
     handle,
     slug: handle.toLowerCase(),
     validHandle,
@@ -405,7 +440,8 @@ export function parseSimpleFrontmatter(source: string, base: number): Frontmatte
   return result;
 }
 
-function isSafePlainScalar(value: string): boolean {
+/** True for a value that YAML reads as the same plain string it shows (no quotes, flow, comments or special words). */
+export function isSafePlainScalar(value: string): boolean {
   if (/^[-?:,[\]{}#&*!|>'"%@`\s]/.test(value)) return false;
   if (value.includes(": ") || value.includes(" #") || value.includes("\t") || value.endsWith(":")) return false;
   return !YAML_SPECIAL.test(value);
@@ -430,14 +466,16 @@ export function parseYamlFrontmatter(source: string, base: number, lines: LineMa
   let reportedLine = -1;
   for (const error of document.errors) {
     let [from, to] = error.pos;
-    if (from >= contentEnd) {
+    const atEnd = from >= contentEnd;
+    if (atEnd) {
       // An error at the end of the input (an unclosed quote or bracket): point at the YAML's last line, not at the fence after it.
       to = contentEnd;
       from = Math.min(to, source.lastIndexOf("\n", Math.max(0, contentEnd - 1)) + 1);
     }
-    // Later errors on a line the library already faulted are echoes of the first: one message per line.
+    // Later errors on a line the library already faulted are echoes of the first: one message per line. Errors
+    // at the end of the input are each something left open (a quote, a bracket): all of them are kept.
     const line = lines.positionAt(base + from).line;
-    if (line === reportedLine) continue;
+    if (line === reportedLine && !atEnd) continue;
     reportedLine = line;
     report([base + from, base + Math.min(to, source.length)], DiagnosticCodes.frontmatterSyntax, "error", explainYamlError(source, { code: error.code, message: error.message, pos: [from, to] }));
   }

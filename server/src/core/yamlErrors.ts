@@ -25,6 +25,19 @@ function lineAt(source: string, offset: number): { readonly text: string; readon
   return { text, key: pair?.[1] ?? "", value: pair?.[2] ?? "" };
 }
 
+/**
+ * The key whose value opens the unclosed `[` or `{` the library stumbled on: the library reports the line where
+ * it noticed (often the next key), so the opener is searched from there back to the frontmatter's start.
+ */
+function openerKey(source: string, offset: number, opener: "[" | "{"): string | undefined {
+  const lines = source.slice(0, source.indexOf("\n", offset) === -1 ? source.length : source.indexOf("\n", offset)).split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const pair = /^\s*(?:-\s+)?([A-Za-z][\w-]*)\s*:\s+(.*)$/.exec((lines[i] ?? "").replace(/\r$/, ""));
+    if (pair?.[2]?.trimStart().startsWith(opener)) return pair[1];
+  }
+  return undefined;
+}
+
 const START_NAMES: Readonly<Record<string, string>> = {
   "@": "@ (YAML reserves it)",
   "`": "a backtick (YAML reserves it)",
@@ -62,8 +75,14 @@ export function explainYamlError(source: string, problem: YamlProblem): string {
       if (first !== "" && START_NAMES[first]) return `${name} starts with ${START_NAMES[first]}: ${quoteIt}.`;
       break;
     case "BAD_INDENT":
-      if (/Flow sequence/.test(library)) return `${name} opens a list with [ that is not closed: end it with ], or write one \`- item\` per line below ${key === "" ? "the key" : `${key}:`}.`;
-      if (/Flow map/.test(library)) return `${name} opens a map with { that is not closed: end it with }, or ${quoteIt}.`;
+      if (/Flow sequence/.test(library)) {
+        const opener = openerKey(source, problem.pos[0], "[") ?? key;
+        return `${opener === "" ? "This value" : `The value of ${opener}`} opens a list with [ that is not closed: end it with ], or write one \`- item\` per line below ${opener === "" ? "the key" : `${opener}:`}.`;
+      }
+      if (/Flow map/.test(library)) {
+        const opener = openerKey(source, problem.pos[0], "{") ?? key;
+        return `${opener === "" ? "This value" : `The value of ${opener}`} opens a map with { that is not closed: end it with }, or put the value in quotes.`;
+      }
       break;
     case "BLOCK_AS_IMPLICIT_KEY":
       if (/block sequence/.test(library)) return "This list item is indented differently from the ones above it: line up the dashes.";

@@ -106,7 +106,14 @@ export function readClientProfile(capabilities: ClientCapabilities): ClientProfi
 
 /** The providers this server announces to a client with this profile. */
 export function serverCapabilities(profile: ClientProfile, tokenLegend: { readonly tokenTypes: readonly string[]; readonly tokenModifiers: readonly string[] }): ServerCapabilities {
-  const skillFiles = { filters: [{ scheme: "file", pattern: { glob: "**/*.skill.md", options: { ignoreCase: true } } }] };
+  // Skill files, Agent Skills' SKILL.md, and their folders (a folder renamed in the explorer renames its skill).
+  const skillFiles = {
+    filters: [
+      { scheme: "file", pattern: { glob: "**/*.skill.md", options: { ignoreCase: true } } },
+      { scheme: "file", pattern: { glob: "**/skills/*/SKILL.md" } },
+      { scheme: "file", pattern: { glob: "**/skills/*", matches: "folder" as const } },
+    ],
+  };
   const operations = profile.fileOperations;
   const fileOperations = {
     ...(operations.willRename ? { willRename: skillFiles } : {}),
@@ -120,7 +127,7 @@ export function serverCapabilities(profile: ClientProfile, tokenLegend: { readon
   };
   return {
     textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-    completionProvider: { triggerCharacters: ["@"], resolveProvider: true },
+    completionProvider: { triggerCharacters: ["@", "/", "$"], resolveProvider: true },
     hoverProvider: true,
     definitionProvider: true,
     referencesProvider: true,

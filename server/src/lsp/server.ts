@@ -13,6 +13,7 @@ import {
   TextDocuments,
   createConnection,
   type Connection,
+  type Diagnostic,
   type InitializeParams,
   type InitializeResult,
   type WorkspaceEdit,
@@ -33,17 +34,19 @@ import {
   TOKEN_MODIFIERS,
   TOKEN_TYPES,
   ToolDescriptionRequest,
+  type SkillInitializationOptions,
   type SkillSettings,
 } from "../../../shared/protocol.js";
-import { CONFIG_FILE_NAME, MoveDetector, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
+import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MoveDetector, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
 import { ListedWorkspace } from "../node/listedWorkspace.js";
-import { canonicalUri, listFolders, loadFolders, pathFromUri, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
+import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, listFolders, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { skillClosure, type BundleFile } from "../core/bundle.js";
 import { filesOfSkill } from "../node/bundleFiles.js";
 import { quickFixes } from "../service/codeActions.js";
-import { toLspDiagnostics } from "../service/diagnostics.js";
+import { leaveToEditor, toLspDiagnostics } from "../service/diagnostics.js";
+import { editEnd, withoutMentionBeingTyped } from "../service/typing.js";
 import { fileOf } from "../service/lookup.js";
 import { codeLenses, definition, documentSymbols, hover, references, workspaceSymbols } from "../service/navigation.js";
 import { moveActions } from "../service/moves.js";
@@ -79,6 +82,8 @@ const MENU_SIMILARITY_YIELD_TURNS = 8;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
+/** How long a typed unknown mention under the cursor waits before it is reported, when no other edit comes. */
+const TYPING_IDLE_MS = 1000;
 
 /** A waiting workspace-diagnostics request: the files changed since it last looked, and how to wake it. */
 interface DiagnosticsWatcher {
@@ -114,6 +119,10 @@ export class SkillServer {
   readonly #moves = new MoveDetector();
   /** The client reports file changes on disk (it was sent watched-file events, or it lets the server register for them). */
   #fileEvents = false;
+  /** Each workspace folder's ignore rules (its `.skillignore` after the default folders). */
+  readonly #ignoreRules = new Map<string, IgnoreRules>();
+  /** The editor reports a SKILL.md's name and description problems itself (VS Code's `skill` language). */
+  #editorValidatesSkillFiles = false;
   #completion: CompletionOptions = { snippets: true, defaultEditRange: false };
   #indexing = false;
   /** While folders are being read: their listing, once made, for the open editors' diagnostics ahead of the rest. */
@@ -136,6 +145,11 @@ export class SkillServer {
   readonly #expectedRenames = new Map<string, number>();
   #pendingPush = new Set<string>();
   readonly #resultIds = new Map<string, string>();
+  /** Open documents' last text, to find where each edit ended. */
+  readonly #openTexts = new Map<string, string>();
+  /** Per open document: the offset where the last edit ended, while a mention typed there is not reported. */
+  readonly #typing = new Map<string, { readonly offset: number; readonly timer: NodeJS.Timeout }>();
+  #diagnosticsRefreshDue = false;
   #nextResultId = 0;
   #countTokens: requests.TokenCounter;
 
@@ -203,7 +217,7 @@ export class SkillServer {
       this.#withFile(params.textDocument.uri, (file) => {
         // A client without `dataSupport` sends the diagnostics back without their fix data.
         const diagnostics = withFixData(params.context.diagnostics, toLspDiagnostics(this.#namespace.diagnose(file.file.uri)));
-        const actions = [...quickFixes(this.#namespace, file, diagnostics, this.#versionOf), ...moveActions(this.#namespace, this.#moves.moves(this.#namespace), file, diagnostics, this.#versionOf, params.context.only)];
+        const actions = [...quickFixes(this.#namespace, file, diagnostics, this.#versionOf, params.range), ...moveActions(this.#namespace, this.#moves.moves(this.#namespace), file, diagnostics, this.#versionOf, params.context.only)];
         return fitCodeActions(actions, this.#client);
       }),
     );
@@ -265,7 +279,7 @@ export class SkillServer {
       const watcher: DiagnosticsWatcher = { changed: new Set(), wake: undefined };
       this.#diagnosticsWatchers.add(watcher);
       try {
-        let candidates = [...new Set([...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri), ...previous.keys()])];
+        let candidates = [...new Set([...this.#namespace.uris(), ...previous.keys()])];
         for (;;) {
           const items: WorkspaceDocumentDiagnosticReport[] = [];
           for (let i = 0; i < candidates.length; i++) {
@@ -304,7 +318,7 @@ export class SkillServer {
     connection.onRequest(ExpandRequest, (params) => requests.expandHandles(this.#namespace, params.handles));
     connection.onRequest(AlignmentRequest, () => requests.alignment(this.#namespace, this.#countTokens));
     connection.onRequest(MintRequest, async (params) => (await this.#settled(), requests.mint(this.#namespace, params.title, params.currentUri && canonicalUri(params.currentUri))));
-    connection.onRequest(NewSkillRequest, (params) => requests.newSkill(this.#namespace, params.title, canonicalUri(params.folderUri)));
+    connection.onRequest(NewSkillRequest, (params) => requests.newSkill(this.#namespace, params.title, canonicalUri(params.folderUri), params.format));
     connection.onRequest(CreateBuiltinsRequest, (params) => requests.createBuiltins(this.#namespace, canonicalUri(params.folderUri)));
     connection.onRequest(ToolDescriptionRequest, (params) => {
       const description = requests.toolDescription(this.#namespace, params.slug);
@@ -348,6 +362,7 @@ export class SkillServer {
     this.#client = readClientProfile(capabilities);
     const options: unknown = params.initializationOptions;
     if (typeof options === "object" && options !== null && "settings" in options) this.#initialSettings = (options as { settings: SkillSettings }).settings;
+    this.#editorValidatesSkillFiles = typeof options === "object" && options !== null && (options as SkillInitializationOptions).editorValidatesSkillFiles === true;
     this.#completion = { snippets: this.#client.snippets, defaultEditRange: this.#client.defaultEditRange };
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
@@ -368,10 +383,6 @@ export class SkillServer {
     return edit;
   }
 
-  #diagnosticsOf(uri: string): ReturnType<typeof toLspDiagnostics> {
-    return fitDiagnostics(toLspDiagnostics(this.#namespace.diagnose(uri)), this.#client);
-  }
-
   async #initialized(): Promise<void> {
     if (this.#client.workspaceFolders) {
       this.#connection.workspace.onDidChangeWorkspaceFolders((event) => {
@@ -381,7 +392,13 @@ export class SkillServer {
     }
     if (this.#client.watchRegistration) {
       await this.#connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: "**/*.skill.md" }, { globPattern: `**/${CONFIG_FILE_NAME}` }],
+        watchers: [
+          { globPattern: "**/*.skill.md" },
+          { globPattern: `**/${CONFIG_FILE_NAME}` },
+          { globPattern: `**/${IGNORE_FILE_NAME}` },
+          { globPattern: "**/{SKILL,skill,CLAUDE,AGENTS}.md" },
+          { globPattern: "**/{.claude,.agents,.codex,skills}/**/*.md" },
+        ],
       });
     }
   }
@@ -389,6 +406,7 @@ export class SkillServer {
   async #loadFolders(folders: readonly string[]): Promise<void> {
     if (folders.length === 0) return;
     this.#folders = [...new Set([...this.#folders, ...folders])];
+    for (const folder of folders) this.#ignoreRules.set(folder, await readIgnoreRules(folder));
     this.#indexing = true;
     let listed: (listing: ListedWorkspace) => void = () => undefined;
     let listing: ListedWorkspace | undefined;
@@ -424,7 +442,7 @@ export class SkillServer {
     this.#indexing = false;
     this.#connection.console.info(`Indexed ${countOf(this.#namespace.skillCount, "skill")} in ${Date.now() - started} ms.`);
     this.#resultIds.clear();
-    this.#afterChange(new Set([...[...this.#namespace.skills()].map((skill) => skill.uri), ...this.#namespace.configs().map((config) => config.uri)]), true);
+    this.#afterChange(new Set(this.#namespace.uris()), true);
     this.#buildMenuSimilarity();
   }
 
@@ -454,35 +472,86 @@ export class SkillServer {
     })();
   }
 
-  #removeFolder(folder: string): void {
-    this.#folders = this.#folders.filter((known) => known !== folder);
+  #removeFolder(folder: string, keepFolder = false): void {
+    if (!keepFolder) {
+      this.#folders = this.#folders.filter((known) => known !== folder);
+      this.#ignoreRules.delete(folder);
+    }
     const affected = new Set<string>();
-    for (const file of [...this.#namespace.skills(), ...this.#namespace.configs()]) {
-      if (!pathFromUri(file.uri).startsWith(folder + path.sep)) continue;
-      for (const uri of this.#namespace.remove(file.uri)) affected.add(uri);
+    for (const uri of this.#namespace.uris()) {
+      if (!pathFromUri(uri).startsWith(folder + path.sep)) continue;
+      for (const other of this.#namespace.remove(uri)) affected.add(other);
       // Gone with its folder: its diagnostics are cleared like a deleted file's.
-      affected.add(file.uri);
+      affected.add(uri);
     }
     this.#afterChange(affected, true);
   }
 
-  /** True for a skill file anywhere, or a `skills.json` at the root of a workspace folder. */
+  /** A workspace folder's `.skillignore` changed: the folder is read again under its new rules. */
+  async #reloadFolder(folder: string): Promise<void> {
+    this.#removeFolder(folder, true);
+    await this.#loadFolders([folder]);
+  }
+
+  /**
+   * True for a file the server reads (a skill file or a SKILL.md anywhere, CLAUDE.md, AGENTS.md, the agents'
+   * folders' Markdown, a `skills.json` at a workspace folder's root) that its folder's ignore rules leave in.
+   */
   #isWorkspaceFile(uri: string): boolean {
-    if (isSkillUri(uri)) return true;
+    const filePath = pathFromUri(uri);
+    const root = this.#folders.find((folder) => filePath.startsWith(folder + path.sep));
+    if (root !== undefined && isIgnoredPath(this.#ignoreRules.get(root) ?? new IgnoreRules(), root, filePath)) return false;
+    if (isSkillUri(uri) || isReadFile(filePath)) return true;
     if (!uri.endsWith(`/${CONFIG_FILE_NAME}`)) return false;
-    const folder = path.dirname(pathFromUri(uri));
-    return this.#folders.includes(folder);
+    return this.#folders.includes(path.dirname(filePath));
   }
 
   #update(uri: string, text: string): void {
     if (!this.#isWorkspaceFile(uri)) return;
+    this.#noteTyping(uri, text);
     const isNew = !this.#namespace.has(uri);
     const affected = this.#namespace.set(uri, text);
     if (isNew) this.#queueDiskWork(() => this.#sawAppear(uri));
     this.#afterChange(affected, [...affected].some((other) => other !== uri));
   }
 
+  /**
+   * Remembers where the edit ended, so the unknown mention the cursor is still inside is held back: until the
+   * next edit ends elsewhere, or TYPING_IDLE_MS pass without one (then the diagnostics are sent again).
+   */
+  #noteTyping(uri: string, text: string): void {
+    const previous = this.#openTexts.get(uri);
+    this.#openTexts.set(uri, text);
+    clearTimeout(this.#typing.get(uri)?.timer);
+    this.#typing.delete(uri);
+    const offset = previous === undefined ? undefined : editEnd(previous, text);
+    if (offset === undefined) return;
+    const timer = setTimeout(() => {
+      if (this.#typing.get(uri)?.timer !== timer) return;
+      this.#typing.delete(uri);
+      this.#resultIds.delete(uri);
+      this.#pendingPush.add(uri);
+      this.#diagnosticsRefreshDue = true;
+      this.#scheduleFlush();
+    }, TYPING_IDLE_MS);
+    timer.unref();
+    this.#typing.set(uri, { offset, timer });
+  }
+
+  /** A file's diagnostics as the client gets them: without the mention being typed. */
+  #diagnosticsOf(uri: string): Diagnostic[] {
+    const typing = this.#typing.get(uri);
+    const document = this.#documents.get(uri);
+    const cursor = typing && document ? document.positionAt(typing.offset) : undefined;
+    const diagnostics = withoutMentionBeingTyped(this.#namespace.diagnose(uri), cursor);
+    // Without those the editor reports itself (VS Code's own SKILL.md validator).
+    return fitDiagnostics(toLspDiagnostics(this.#editorValidatesSkillFiles && this.#namespace.skill(uri)?.format.quietReferences ? leaveToEditor(diagnostics) : diagnostics), this.#client);
+  }
+
   async #onClose(uri: string): Promise<void> {
+    this.#openTexts.delete(uri);
+    clearTimeout(this.#typing.get(uri)?.timer);
+    this.#typing.delete(uri);
     // The editor's text no longer wins: the disk's does, or the file is gone.
     await this.#onDiskChange(uri, FileChangeType.Changed);
     // A file closed because it was moved: clients that send no file events leave the new name unknown, so
@@ -508,7 +577,10 @@ export class SkillServer {
   }
 
   async #onDiskChange(uri: string, type: FileChangeType, read?: Promise<string | undefined>): Promise<void> {
-    if (!this.#isWorkspaceFile(uri) || this.#documents.get(uri)) return;
+    const filePath = pathFromUri(uri);
+    if (path.basename(filePath) === IGNORE_FILE_NAME && this.#folders.includes(path.dirname(filePath))) return this.#reloadFolder(path.dirname(filePath));
+    if (!this.#isWorkspaceFile(uri)) return this.#onFolderChange(uri, type);
+    if (this.#documents.get(uri)) return;
     const text = type === FileChangeType.Deleted ? undefined : await (read ?? readWorkspaceFile(pathFromUri(uri)));
     if (this.#documents.get(uri)) return;
     const known = this.#namespace.skill(uri);
@@ -537,6 +609,31 @@ export class SkillServer {
     if (current) this.#moves.appeared(current);
   }
 
+  /** A folder moved, created or deleted (a skill folder renamed in the explorer): what it held leaves, what it holds now is read. */
+  async #onFolderChange(uri: string, type: FileChangeType): Promise<void> {
+    const prefix = `${uri.replace(/\/+$/, "")}/`;
+    const affected = new Set<string>();
+    for (const held of this.#namespace.uris()) {
+      if (!held.startsWith(prefix) || this.#documents.get(held)) continue;
+      for (const other of this.#namespace.remove(held)) affected.add(other);
+      affected.add(held);
+    }
+    if (type !== FileChangeType.Deleted) {
+      const folder = pathFromUri(uri);
+      const root = this.#folders.find((known) => folder.startsWith(known + path.sep));
+      if (root !== undefined) {
+        const files = await findWorkspaceFiles(folder, this.#ignoreRules.get(root));
+        for (const file of files) {
+          const fileUri = uriFromPath(file);
+          if (!this.#isWorkspaceFile(fileUri) || this.#documents.get(fileUri)) continue;
+          const text = await readWorkspaceFile(file);
+          if (text !== undefined) for (const other of this.#namespace.set(fileUri, text)) affected.add(other);
+        }
+      }
+    }
+    if (affected.size > 0) this.#afterChange(affected, true);
+  }
+
   /** After a change: new result ids for what it affected, pushed or refreshed diagnostics, a status update. */
   #afterChange(affected: Set<string>, othersChanged: boolean): void {
     for (const uri of affected) {
@@ -562,7 +659,9 @@ export class SkillServer {
   #flush(): void {
     const connection = this.#connection;
     const othersChanged = this.#othersChanged;
+    const refreshDiagnostics = othersChanged || this.#diagnosticsRefreshDue;
     this.#othersChanged = false;
+    this.#diagnosticsRefreshDue = false;
     const held = new Set<string>();
     if (!this.#client.pullDiagnostics) {
       const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
@@ -581,8 +680,8 @@ export class SkillServer {
       }
     }
     this.#pendingPush = held;
+    if (refreshDiagnostics && this.#client.pullDiagnostics && this.#client.diagnosticRefresh) connection.languages.diagnostics.refresh();
     if (othersChanged) {
-      if (this.#client.pullDiagnostics && this.#client.diagnosticRefresh) connection.languages.diagnostics.refresh();
       if (this.#client.semanticTokens && this.#client.semanticRefresh) void connection.sendRequest(SemanticTokensRefreshRequest.type).catch(() => undefined);
       if (this.#client.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
     }

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import { CONFIG_FILE_NAME, SKILL_SUFFIX, slugKey, type Namespace } from "../core/index.js";
+import { agentSkillHandle, isAgentSkillUri } from "../core/agentSkills/paths.js";
 import { readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
 
 /**
@@ -17,7 +18,7 @@ export class ListedWorkspace {
 
   /**
    * `files` as the listing found them (skill files and `skills.json`); `claimedHandle` says which handle a
-   * skill file's path claims (each file format has its rule; by default a `<handle>.skill.md` file's name).
+   * skill file's path claims (each file format has its rule: by default a `.skill.md` file's name or an Agent Skill's folder).
    */
   constructor(files: readonly string[], claimedHandle: (file: string) => string | undefined = skillFileHandle) {
     for (const file of files) {
@@ -65,8 +66,11 @@ export class ListedWorkspace {
   }
 }
 
-/** The handle a `<handle>.skill.md` path claims: its file name without the suffix (a path holds no percent-escapes). */
+/** The handle a skill's path claims: a `<handle>.skill.md` file's name without the suffix, an Agent Skill's folder name. */
 export function skillFileHandle(file: string): string | undefined {
   const name = file.slice(file.lastIndexOf(path.sep) + 1);
-  return name.toLowerCase().endsWith(SKILL_SUFFIX) ? name.slice(0, -SKILL_SUFFIX.length) : undefined;
+  if (name.toLowerCase().endsWith(SKILL_SUFFIX)) return name.slice(0, -SKILL_SUFFIX.length);
+  // An Agent Skill (`skills/<name>/SKILL.md`) claims its folder's name.
+  const uri = uriFromPath(file);
+  return isAgentSkillUri(uri) ? agentSkillHandle(uri) : undefined;
 }

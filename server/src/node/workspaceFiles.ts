@@ -1,11 +1,8 @@
-import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, promises as fs, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
-import { CONFIG_FILE_NAME, MAX_SKILL_CHARS, SKILL_SUFFIX, type Namespace } from "../core/index.js";
-
-/** Folders never searched for skills. */
-const EXCLUDED_DIRECTORIES = new Set(["node_modules", ".git"]);
+import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MAX_SKILL_CHARS, SKILL_SUFFIX, agentDocumentRole, isAgentSkillUri, type Namespace } from "../core/index.js";
 
 /** Files past this size are not read whole: the core reports them as too large. */
 const MAX_READ_BYTES = MAX_SKILL_CHARS * 4;
@@ -23,48 +20,79 @@ export function pathFromUri(uri: string): string {
   return URI.parse(uri).fsPath;
 }
 
+/** The ignore rules of a workspace folder: its `.skillignore` (if any) after the default folders. */
+export async function readIgnoreRules(folder: string): Promise<IgnoreRules> {
+  const text = await fs.readFile(path.join(folder, IGNORE_FILE_NAME), "utf8").catch(() => "");
+  return new IgnoreRules(text);
+}
+
+/** True when the rules leave a file out: the file itself, or any folder on its way down from the root. */
+export function isIgnoredPath(rules: IgnoreRules, root: string, filePath: string): boolean {
+  const parts = path.relative(root, filePath).split(path.sep);
+  for (let i = 1; i < parts.length; i++) if (rules.ignores(parts.slice(0, i).join("/"), true)) return true;
+  return rules.ignores(parts.join("/"), false);
+}
+
+/** True for a file name the server reads wherever it stands: a `.skill.md`, and every Markdown an agent reads (SKILL.md, CLAUDE.md, …). */
+export function isReadFile(filePath: string): boolean {
+  const name = path.basename(filePath).toLowerCase();
+  if (name.endsWith(SKILL_SUFFIX)) return true;
+  if (!name.endsWith(".md")) return false;
+  const uri = uriFromPath(filePath);
+  return isAgentSkillUri(uri) || agentDocumentRole(uri) !== undefined;
+}
+
 /**
- * Lists the skill files anywhere below a folder and the `skills.json` at its root. Skips `node_modules` and
- * `.git`, follows symbolic links once (a link loop is visited one time; a link to the folder's own parent or
- * any other ancestor, `/` included, is a loop too, not more workspace), and skips what it cannot read.
+ * Lists the files below a folder that the server reads: skill files and Agent Skills' SKILL.md anywhere,
+ * CLAUDE.md, AGENTS.md and the Markdown under the agents' folders, and the `skills.json` at its root. Leaves
+ * out what the ignore rules match (`node_modules`, `.git`, `dist`, `build` and the folder's `.skillignore`),
+ * follows symbolic links once (a link loop is visited one time; a link to the folder's own parent or any
+ * other ancestor, `/` included, is a loop too, not more workspace), and skips what it cannot read.
  */
-export async function findWorkspaceFiles(folder: string): Promise<string[]> {
+export async function findWorkspaceFiles(folder: string, ignore?: IgnoreRules): Promise<string[]> {
+  const rules = ignore ?? (await readIgnoreRules(folder));
   const found: string[] = [];
   const visited = new Set<string>();
   const root = path.resolve(folder);
   const realRoot = await fs.realpath(root).catch(() => root);
   const rootConfig = path.join(root, CONFIG_FILE_NAME);
-  const pending = [root];
+  // Each folder with its real path and its path relative to the root: a real path is asked of the disk only
+  // behind a symbolic link. Synchronous reads with a turn of the event loop every 256 folders: a library of
+  // 10,000 skill folders read four times faster than with a thread-pool round trip per folder.
+  const pending: { directory: string; real: string; relative: string }[] = [{ directory: root, real: realRoot, relative: "" }];
+  let read = 0;
   while (pending.length > 0) {
-    const directory = pending.pop() ?? root;
-    let real: string;
-    try {
-      real = await fs.realpath(directory);
-    } catch {
-      continue;
-    }
+    const { directory, real, relative } = pending.pop() ?? { directory: root, real: realRoot, relative: "" };
     if (visited.has(real) || (real !== realRoot && isAncestor(real, realRoot))) continue;
     visited.add(real);
+    if (++read % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
     let entries: import("node:fs").Dirent[];
     try {
-      entries = await fs.readdir(directory, { withFileTypes: true });
+      entries = readdirSync(directory, { withFileTypes: true });
     } catch {
       continue;
     }
     // Joined by hand: path.join normalises every one of 10,000 names, a tenth of the listing's time.
     const prefix = directory.endsWith(path.sep) ? directory : directory + path.sep;
     for (const entry of entries) {
-      const full = prefix + entry.name;
+      const full = path.join(directory, entry.name);
+      const childRelative = relative === "" ? entry.name : `${relative}/${entry.name}`;
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
+      let childReal = path.join(real, entry.name);
       if (entry.isSymbolicLink()) {
-        const target = await fs.stat(full).catch(() => undefined);
-        isDirectory = target?.isDirectory() ?? false;
-        isFile = target?.isFile() ?? false;
+        try {
+          const target = statSync(full);
+          isDirectory = target.isDirectory();
+          isFile = target.isFile();
+          if (isDirectory) childReal = realpathSync(full);
+        } catch {
+          continue;
+        }
       }
       if (isDirectory) {
-        if (!EXCLUDED_DIRECTORIES.has(entry.name)) pending.push(full);
-      } else if (isFile && (entry.name.toLowerCase().endsWith(SKILL_SUFFIX) || full === rootConfig)) {
+        if (!rules.ignores(childRelative, true)) pending.push({ directory: full, real: childReal, relative: childRelative });
+      } else if (isFile && (isReadFile(full) || full === rootConfig) && !rules.ignores(childRelative, false)) {
         found.push(full);
       }
     }
@@ -141,7 +169,7 @@ export interface LoadOptions {
 
 /** Lists the skill files and `skills.json` of every folder ({@link findWorkspaceFiles}). */
 export async function listFolders(folders: readonly string[]): Promise<string[]> {
-  return (await Promise.all(folders.map(findWorkspaceFiles))).flat();
+  return (await Promise.all(folders.map((folder) => findWorkspaceFiles(folder)))).flat();
 }
 
 /** Reads every skill and `skills.json` in the folders into the namespace. Answers the number of files read. */

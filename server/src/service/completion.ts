@@ -5,7 +5,7 @@ import {
   type CompletionItem,
   type CompletionList,
 } from "vscode-languageserver-types";
-import { FRONTMATTER_KEYS, isProseAt, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
+import { AGENT_SIGILS, agentsReadingSkill, completeAgentSkillKey, completeAgentSkillValue, FRONTMATTER_KEYS, type AgentSkillCompletionItem, SKILL_FILE_FORMAT, isProseAt, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
 import type { WorkspaceFile } from "./lookup.js";
 
 /** More matches than this come back as an incomplete list: the client asks again as the user types. */
@@ -15,16 +15,20 @@ function isSlugChar(char: string): boolean {
   return /[A-Za-z0-9-]/.test(char);
 }
 
-/** The `@partial` under the cursor: where it starts (the `@`), where it ends, and what was typed. */
-function partialMentionAt(text: string, offset: number): { start: number; end: number; typed: string } | undefined {
+/** Before `/` or `$`: a character that makes it a path, a URL or a variable, where nothing is offered. */
+const PATH_BEFORE = /[\p{L}\p{M}\p{N}_/\\.~:<>$@%=+*&|-]/u;
+
+/** The `@partial` (or `/partial`, `$partial` where the file takes them) under the cursor: its sigil, where it starts and ends, what was typed. */
+function partialMentionAt(text: string, offset: number, sigils: readonly string[]): { sigil: string; start: number; end: number; typed: string } | undefined {
   let start = offset;
   while (start > 0 && isSlugChar(text.charAt(start - 1))) start--;
-  if (text.charAt(start - 1) !== "@") return undefined;
+  const sigil = text.charAt(start - 1);
+  if (!sigils.includes(sigil)) return undefined;
   const at = start - 1;
-  if (at > 0 && /[\p{L}\p{N}_@\\]/u.test(text.charAt(at - 1))) return undefined;
+  if (at > 0 && (sigil === "@" ? /[\p{L}\p{N}_@\\]/u : PATH_BEFORE).test(text.charAt(at - 1))) return undefined;
   let end = offset;
   while (end < text.length && isSlugChar(text.charAt(end))) end++;
-  return { start: at, end, typed: text.slice(start, offset).toLowerCase() };
+  return { sigil, start: at, end, typed: text.slice(start, offset).toLowerCase() };
 }
 
 /** True when the letters of `query` appear in `target` in order: "mp" matches "meeting-prep". */
@@ -63,12 +67,14 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
   const { text, lines } = file.file;
   const offset = lines.offsetAt(position);
   if (file.kind === "skill") {
-    const frontmatter = frontmatterCompletion(file.file, offset, options.snippets);
+    const frontmatter = file.file.format === SKILL_FILE_FORMAT ? frontmatterCompletion(file.file, offset, options.snippets) : agentFrontmatterCompletion(file.file, offset);
     if (frontmatter) return frontmatter;
   }
-  const partial = partialMentionAt(text, offset);
+  const sigils = file.kind === "skill" ? file.file.format.sigils : file.kind === "document" ? AGENT_SIGILS : ["@"];
+  const partial = partialMentionAt(text, offset, sigils);
   // Nothing is offered where the scanner would not read a mention: in fenced code, a URL or a path.
-  if (!partial || !isProseAt(text, partial.start, file.kind === "skill" ? file.file.bodyStart : text.length)) return null;
+  const fencesFrom = file.kind === "skill" ? file.file.bodyStart : file.kind === "document" ? 0 : text.length;
+  if (!partial || !isProseAt(text, partial.start, fencesFrom)) return null;
   const range = lines.rangeOf(partial.start, partial.end);
   // With a shared range the label (`@slug`) is the text inserted; otherwise each item carries the edit.
   const edit = options.defaultEditRange ? undefined : range;
@@ -88,11 +94,12 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
     // The text match first: it is the cheapest test, and most skills fail it once a letter is typed.
     if (!matches(skill.slug, skill.title) || seen.has(skill.slug) || namespace.resolve(skill.slug)?.kind !== "skill") continue;
     seen.add(skill.slug);
-    push(skillItem(skill, edit));
+    push(skillItem(skill, edit, partial.sigil));
     // Over-full: nothing more is added (tools included), so stop instead of walking the rest of the workspace.
     if (incomplete) break;
   }
-  if (!incomplete) {
+  // A tool is mentioned, never invoked as a command: `/` and `$` offer skills only.
+  if (!incomplete && partial.sigil === "@") {
     for (const tool of namespace.tools()) {
       if (matches(tool.slug, tool.title)) push(toolItem(tool, edit));
     }
@@ -104,8 +111,8 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
 type Range = ReturnType<SkillFile["lines"]["rangeOf"]>;
 
 // `detail` and `documentation` come with completionItem/resolve, for the one item the user looks at.
-function skillItem(skill: SkillFile, range: Range | undefined): CompletionItem {
-  const item: CompletionItem = { label: `@${skill.slug}`, kind: CompletionItemKind.Module, labelDetails: { detail: " skill", description: skill.title }, sortText: `0${skill.slug}` };
+function skillItem(skill: SkillFile, range: Range | undefined, sigil: string): CompletionItem {
+  const item: CompletionItem = { label: `${sigil}${skill.slug}`, kind: CompletionItemKind.Module, labelDetails: { detail: " skill", description: skill.title }, sortText: `0${skill.slug}` };
   if (range) item.textEdit = { range, newText: item.label };
   return item;
 }
@@ -118,7 +125,7 @@ function toolItem(tool: ToolSpec, range: Range | undefined): CompletionItem {
 
 /** Fills in the detail and documentation of a mention item: the summary or blurb, and what a skill binds. */
 export function resolveCompletion(namespace: Namespace, item: CompletionItem): CompletionItem {
-  if (!item.label.startsWith("@")) return item;
+  if (!/^[@/$]/.test(item.label)) return item;
   const target = namespace.resolve(item.label.slice(1));
   if (!target) return item;
   if (target.kind === "tool") {
@@ -146,6 +153,39 @@ const KEY_DOCS: Readonly<Record<string, string>> = {
   examples: "Requests that must route to this skill (routing tests).",
   "near-misses": "Requests that must not route to this skill (routing tests).",
 };
+
+/** The line of the frontmatter before the cursor, or undefined outside the frontmatter. */
+function frontmatterLineBefore(skill: SkillFile, offset: number): string | undefined {
+  const { text } = skill;
+  const fenceEnd = skill.frontmatterRange ? skill.lines.offsetAt(skill.frontmatterRange.end) : text.startsWith("---") ? text.length : 0;
+  if (offset <= 3 || offset >= fenceEnd) return undefined;
+  const before = text.slice(Math.max(text.lastIndexOf("\n", offset - 1) + 1, 0), offset);
+  return /^---/.test(before) ? undefined : before;
+}
+
+/** A SKILL.md's frontmatter: the keys of the Agent Skills format and of the agents that read it, and their values where the set is known. */
+function agentFrontmatterCompletion(skill: SkillFile, offset: number): CompletionList | undefined {
+  const before = frontmatterLineBefore(skill, offset);
+  if (before === undefined) return undefined;
+  const options = { readers: agentsReadingSkill(skill.uri), place: /^\s+/.test(before) ? ("metadata" as const) : ("top" as const) };
+  const toItem = (item: AgentSkillCompletionItem, kind: CompletionItemKind): CompletionItem => ({
+    label: item.label,
+    kind,
+    detail: item.detail,
+    documentation: { kind: MarkupKind.Markdown, value: item.documentation.markdown },
+    insertText: item.insertText,
+    sortText: item.sortText,
+  });
+  if (/^\s*[A-Za-z_-]*$/.test(before)) {
+    const fenceEnd = skill.frontmatterRange ? skill.lines.offsetAt(skill.frontmatterRange.end) : skill.text.length;
+    const present = [...skill.text.slice(0, fenceEnd).matchAll(/^([A-Za-z_-]+):/gm)].flatMap((match) => (match[1] ? [match[1]] : []));
+    return { isIncomplete: false, items: completeAgentSkillKey(present, options).map((item) => toItem(item, CompletionItemKind.Property)) };
+  }
+  const value = /^\s*([A-Za-z_-]+):\s*([A-Za-z0-9.-]*)$/.exec(before);
+  if (!value?.[1]) return undefined;
+  const items = completeAgentSkillValue(value[1], options);
+  return items.length > 0 ? { isIncomplete: false, items: items.map((item) => toItem(item, CompletionItemKind.Value)) } : undefined;
+}
 
 function frontmatterCompletion(skill: SkillFile, offset: number, snippets: boolean): CompletionList | undefined {
   const { text } = skill;

@@ -1,5 +1,17 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from "vscode-languageserver-types";
-import type { CoreDiagnostic, Severity } from "../core/index.js";
+import { DiagnosticCodes, type CoreDiagnostic, type Severity } from "../core/index.js";
+
+/**
+ * The problems of a SKILL.md that VS Code's own `skill` language reports (checked in VS Code 1.139: "Skill
+ * should provide a name", "… a description", "The skill name '…' should match the folder name '…'"). For an editor that validates SKILL.md
+ * itself the server leaves these out, so one problem is one diagnostic; its quick fixes are still offered.
+ */
+export const EDITOR_VALIDATED_CODES: ReadonlySet<string> = new Set([DiagnosticCodes.missingName, DiagnosticCodes.missingSummary, DiagnosticCodes.nameMismatch]);
+
+/** A SKILL.md's diagnostics without those the editor reports itself. */
+export function leaveToEditor(diagnostics: readonly CoreDiagnostic[]): CoreDiagnostic[] {
+  return diagnostics.filter((diagnostic) => !EDITOR_VALIDATED_CODES.has(diagnostic.code));
+}
 
 const SEVERITIES: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,

@@ -1,13 +1,26 @@
-import type { ConfigFile, ConfigMention, Mention, Namespace, Position, SkillFile } from "../core/index.js";
+import { rangeContains, type AgentDocument, type ConfigFile, type ConfigMention, type Mention, type Namespace, type Position, type SkillFile } from "../core/index.js";
 
-export type WorkspaceFile = { readonly kind: "skill"; readonly file: SkillFile } | { readonly kind: "config"; readonly file: ConfigFile };
+export type WorkspaceFile =
+  | { readonly kind: "skill"; readonly file: SkillFile }
+  | { readonly kind: "config"; readonly file: ConfigFile }
+  | { readonly kind: "document"; readonly file: AgentDocument };
 
-/** The parsed file behind a URI, skill or `skills.json`. */
+/** The parsed file behind a URI: a skill, a `skills.json`, or an agent document (CLAUDE.md, AGENTS.md, …). */
 export function fileOf(namespace: Namespace, uri: string): WorkspaceFile | undefined {
   const skill = namespace.skill(uri);
   if (skill) return { kind: "skill", file: skill };
   const config = namespace.config(uri);
-  return config ? { kind: "config", file: config } : undefined;
+  if (config) return { kind: "config", file: config };
+  const document = namespace.document(uri);
+  return document ? { kind: "document", file: document } : undefined;
+}
+
+/** True when a position stands on a skill's declared name (a SKILL.md's `name:` value). */
+export function onDeclaration(file: WorkspaceFile, position: Position): boolean {
+  if (file.kind !== "skill") return false;
+  const { declaration } = file.file;
+  const empty = declaration.start.line === declaration.end.line && declaration.start.character === declaration.end.character;
+  return !empty && rangeContains(declaration, position);
 }
 
 export function mentionsOf(file: WorkspaceFile): readonly (Mention | ConfigMention)[] {

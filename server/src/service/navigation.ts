@@ -8,7 +8,7 @@ import {
   type SymbolInformation,
 } from "vscode-languageserver-types";
 import { ClientCommands, TOOL_SCHEME } from "../../../shared/protocol.js";
-import { CONFIG_FILE_NAME, toolSignature, type Namespace, type Position, type Range, type SkillFile, type ToolSpec } from "../core/index.js";
+import { agentsReadingSkill, CONFIG_FILE_NAME, hoverAgentSkillKey, hoverAgentSkillValue, hoverBuiltinCommand, SKILL_FILE_FORMAT, sigilOf, toolSignature, type Namespace, type Position, type Range, type SkillFile, type ToolSpec } from "../core/index.js";
 import { cachedMenuPrices, offMenuReason } from "../core/graph.js";
 import { bindsLine } from "./completion.js";
 import { fileOf, mentionAt, subjectAt, type WorkspaceFile } from "./lookup.js";
@@ -20,12 +20,15 @@ export function references(namespace: Namespace, file: WorkspaceFile, position: 
   const subject = subjectAt(file, position);
   if (!subject) return null;
   const locations: Location[] = [];
-  if (includeDeclaration) for (const skill of namespace.claimants(subject.slug)) locations.push({ uri: skill.uri, range: FILE_START });
+  const claimants = namespace.claimants(subject.slug);
+  if (includeDeclaration) for (const skill of claimants) locations.push({ uri: skill.uri, range: skill.declaration });
+  const only = claimants.length === 1 ? claimants[0] : undefined;
   for (const uri of namespace.mentioners(subject.slug)) {
     if (isCancelled()) return null;
     const other = fileOf(namespace, uri);
     if (!other) continue;
-    for (const mention of other.file.mentions) if (mention.slug === subject.slug) locations.push({ uri, range: mention.range });
+    const reaching = only ? namespace.referencesTo(only, other.file.mentions) : other.file.mentions.filter((mention) => mention.slug === subject.slug);
+    for (const mention of reaching) locations.push({ uri, range: mention.range });
   }
   return locations;
 }
@@ -41,22 +44,24 @@ export function definition(namespace: Namespace, file: WorkspaceFile, position: 
   if (!mention) return null;
   const target = namespace.resolve(mention.slug);
   if (!target) return null;
-  if (target.kind === "tool") {
+  if (target.kind === "tool" && sigilOf(mention) !== "") {
     const origin = target.tool.origin;
     return [origin.kind === "config" ? { uri: origin.uri, range: origin.range } : { uri: toolDescriptionUri(target.tool), range: FILE_START }];
   }
-  return namespace.claimants(mention.slug).map((skill) => ({ uri: skill.uri, range: FILE_START }));
+  const linked = (mention as { target?: string }).target;
+  return namespace.claimants(mention.slug).filter((skill) => linked === undefined || skill.uri === linked).map((skill) => ({ uri: skill.uri, range: skill.declaration }));
 }
 
-/** A built-in or declared tool, described in Markdown for its read-only page and hovers. */
-export function describeTool(tool: ToolSpec): string {
+/** The first line of a hover, the same shape for a tool and a skill: `**Title** · kind \`handle\``. */
+function hoverHeading(title: string, kind: string, code: string): string {
+  return `**${title}** · ${kind} \`${code}\``;
+}
+
+/** What a tool's hover and its read-only page share: the blurb, the signature, the arguments, the menu. */
+function toolDetails(tool: ToolSpec): string[] {
   const properties = Object.entries(tool.parameters.properties);
   const required = new Set(tool.parameters.required ?? []);
   return [
-    `# @${tool.slug}`,
-    "",
-    `**Tool** \`${tool.name}\`${tool.origin.kind === "builtin" ? " (built in)" : ` (declared in ${CONFIG_FILE_NAME})`}`,
-    "",
     tool.blurb,
     "",
     `\`${toolSignature(tool)}\``,
@@ -64,13 +69,25 @@ export function describeTool(tool: ToolSpec): string {
     ...(properties.length > 0 ? properties.map(([name, schema]) => `- \`${name}\`${required.has(name) ? "" : " (optional)"}: ${schema.description ?? schema.type}`) : ["No arguments."]),
     "",
     tool.advertiseInMenu ? "Advertised on the planner's menu." : "Not on the planner's menu: reachable through the skills that mention it.",
-  ].join("\n");
+  ];
+}
+
+const toolOrigin = (tool: ToolSpec) => (tool.origin.kind === "builtin" ? "built in" : `declared in ${CONFIG_FILE_NAME}`);
+
+/** A built-in or declared tool, described in Markdown for its read-only page. */
+export function describeTool(tool: ToolSpec): string {
+  return [`# @${tool.slug}`, "", `**Tool** \`${tool.name}\` (${toolOrigin(tool)})`, "", ...toolDetails(tool)].join("\n");
+}
+
+/** A tool's hover: the skill hover's one-line heading, then the details. */
+function toolHover(tool: ToolSpec): string {
+  return [`${hoverHeading(tool.title, "tool", `@${tool.slug}`)} · \`${tool.name}\` (${toolOrigin(tool)})`, "", ...toolDetails(tool)].join("\n");
 }
 
 function describeSkill(namespace: Namespace, skill: SkillFile): string {
   const mentioners = namespace.mentioners(skill.slug).filter((uri) => uri !== skill.uri).length;
   return [
-    `**${skill.title}** · skill \`@${skill.slug}\``,
+    hoverHeading(skill.title, skill.format === SKILL_FILE_FORMAT ? "skill" : skill.format.label, `${skill.format.sigils.length > 1 ? "/" : "@"}${skill.slug}`),
     "",
     skill.summary ?? "_No summary._",
     "",
@@ -82,14 +99,34 @@ function describeSkill(namespace: Namespace, skill: SkillFile): string {
   ].join("\n");
 }
 
+/** A SKILL.md frontmatter key (or its value) under the cursor, documented with where it comes from. */
+function frontmatterHover(skill: SkillFile, position: Position): Hover | null {
+  const range = skill.frontmatterRange;
+  if (!range || skill.format === SKILL_FILE_FORMAT || position.line <= range.start.line || position.line >= range.end.line - 1) return null;
+  const lineStart = skill.lines.offsetAt({ line: position.line, character: 0 });
+  const line = skill.text.slice(lineStart, skill.lines.offsetAt({ line: position.line + 1, character: 0 })).replace(/\r?\n$/, "");
+  const match = /^(\s*)([A-Za-z_-]+):\s*(.*?)\s*$/.exec(line);
+  if (!match?.[2]) return null;
+  const indent = match[1]?.length ?? 0;
+  const options = { readers: agentsReadingSkill(skill.uri), place: indent > 0 ? ("metadata" as const) : ("top" as const) };
+  const onKey = position.character >= indent && position.character <= indent + match[2].length;
+  const doc = onKey ? hoverAgentSkillKey(match[2], options) : hoverAgentSkillValue(match[2], match[3] ?? "", options);
+  if (!doc) return null;
+  const start = onKey ? indent : line.indexOf(match[3] ?? "", indent + match[2].length + 1);
+  const end = onKey ? indent + match[2].length : start + (match[3] ?? "").length;
+  return { contents: { kind: MarkupKind.Markdown, value: doc.markdown }, range: { start: { line: position.line, character: start }, end: { line: position.line, character: end } } };
+}
+
 export function hover(namespace: Namespace, file: WorkspaceFile, position: Position): Hover | null {
   const mention = mentionAt(file, position);
-  if (!mention) return null;
+  if (!mention) return file.kind === "skill" ? frontmatterHover(file.file, position) : null;
   const target = namespace.resolve(mention.slug);
+  const command = !target && sigilOf(mention) === "/" ? hoverBuiltinCommand(mention.slug) : undefined;
+  if (command) return { contents: { kind: MarkupKind.Markdown, value: command.markdown }, range: mention.range };
   const value = !target
-    ? `\`@${mention.slug}\` — unknown: no skill or tool has this handle.`
+    ? `\`${sigilOf(mention)}${mention.slug}\` — unknown: no skill or tool has this handle.`
     : target.kind === "tool"
-      ? describeTool(target.tool)
+      ? toolHover(target.tool)
       : describeSkill(namespace, target.skill);
   return { contents: { kind: MarkupKind.Markdown, value }, range: mention.range };
 }
@@ -99,14 +136,14 @@ export function documentSymbols(namespace: Namespace, file: WorkspaceFile): Docu
   const children: DocumentSymbol[] = file.file.mentions.map((mention) => {
     const target = namespace.resolve(mention.slug);
     return {
-      name: `@${mention.slug}`,
+      name: `${sigilOf(mention) || "link to "}${mention.slug}`,
       detail: !target ? "unknown" : target.kind,
       kind: target?.kind === "tool" ? SymbolKind.Function : SymbolKind.Module,
       range: mention.range,
       selectionRange: mention.range,
     };
   });
-  if (file.kind === "config") return children;
+  if (file.kind !== "skill") return children;
   const skill = file.file;
   const whole = skill.lines.rangeOf(0, skill.text.length);
   return [{ name: `@${skill.slug}`, detail: skill.title, kind: SymbolKind.Module, range: whole, selectionRange: skill.frontmatterRange ?? FILE_START, children }];
@@ -143,7 +180,7 @@ export function workspaceSymbols(namespace: Namespace, query: string, isCancelle
 export function codeLenses(namespace: Namespace, file: WorkspaceFile, countTokens?: (text: string) => number): CodeLens[] {
   if (file.kind !== "skill" || !file.file.validHandle) return [];
   const skill = file.file;
-  const references = namespace.mentioners(skill.slug).reduce((count, uri) => count + (fileOf(namespace, uri)?.file.mentions.filter((mention) => mention.slug === skill.slug && uri !== skill.uri).length ?? 0), 0);
+  const references = namespace.mentioners(skill.slug).reduce((count, uri) => count + (uri === skill.uri ? 0 : namespace.referencesTo(skill, fileOf(namespace, uri)?.file.mentions ?? []).length), 0);
   const tools = skill.enabled ? namespace.expand([skill.slug]).tools.map((tool) => tool.name) : [];
   const title = `${references} ${references === 1 ? "reference" : "references"} · ${skill.enabled ? (tools.length > 0 ? `binds ${tools.join(", ")}` : "binds no tool") : "disabled"}`;
   return [{ range: FILE_START, command: { title, command: ClientCommands.showReferences, arguments: [skill.uri, FILE_START.start] } }, menuLens(namespace, skill, countTokens)];

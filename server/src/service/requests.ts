@@ -1,6 +1,6 @@
 import type { WorkspaceEdit } from "vscode-languageserver-types";
-import type { AlignmentResult, CreateBuiltinsResult, ExpandResult, MintResult, NamespaceStatus, NewSkillResult, SkillAtResult } from "../../../shared/protocol.js";
-import { approximateTokenSize, BUILTIN_SKILLS, composeSystemPrompt, kebabCase, menuSize, siblingSkillUri, skillTemplate, tokenSize, type Namespace } from "../core/index.js";
+import type { AlignmentResult, CreateBuiltinsResult, ExpandResult, MintResult, NamespaceStatus, NewSkillParams, NewSkillResult, SkillAtResult } from "../../../shared/protocol.js";
+import { AGENT_SKILL_FILE, agentSkillTemplate, approximateTokenSize, BUILTIN_SKILLS, composeSystemPrompt, kebabCase, menuSize, siblingSkillUri, skillTemplate, tokenSize, type Namespace } from "../core/index.js";
 import { describeTool } from "./navigation.js";
 
 /** Counts tokens exactly when a model's tokenizer is loaded; undefined falls back to the `~` estimate. */
@@ -75,8 +75,12 @@ function createFileEdit(uri: string, text: string): NonNullable<WorkspaceEdit["d
   ];
 }
 
-export function newSkill(namespace: Namespace, title: string, folderUri: string): NewSkillResult {
+export function newSkill(namespace: Namespace, title: string, folderUri: string, format: NewSkillParams["format"] = "skill-file"): NewSkillResult {
   const handle = namespace.mint(title);
+  if (format === "agent-skill") {
+    const uri = `${folderUri.replace(/\/+$/, "")}/${encodeURIComponent(handle)}/${AGENT_SKILL_FILE}`;
+    return { handle, uri, edit: { documentChanges: createFileEdit(uri, agentSkillTemplate(handle, title.trim() || handle)) } };
+  }
   const uri = folderChild(folderUri, handle);
   return { handle, uri, edit: { documentChanges: createFileEdit(uri, skillTemplate(title.trim() || handle)) } };
 }

@@ -1,0 +1,42 @@
+import { DiagnosticCodes, type CoreDiagnostic } from "../diagnostics.js";
+import { unreadableReason } from "../skillFile.js";
+import { LineMap } from "../text.js";
+import { agentDocumentRole, commandNameOf, type AgentDocumentRole } from "./paths.js";
+import { scanReferences, type Reference } from "./references.js";
+
+/**
+ * A Markdown file of an Agent Skills workspace that is not a skill: CLAUDE.md, AGENTS.md, the agents'
+ * folders' Markdown (a user's command file among them). Its references count like a skill's; it claims no handle.
+ */
+export interface AgentDocument {
+  readonly uri: string;
+  readonly role: AgentDocumentRole;
+  /** The command a user's command file defines (`.claude/commands/deploy.md` → `deploy`). */
+  readonly command: string | undefined;
+  readonly text: string;
+  readonly lines: LineMap;
+  readonly mentions: readonly Reference[];
+  readonly problems: readonly CoreDiagnostic[];
+}
+
+/** True when the core reads a URI as an agent document. */
+export function isAgentDocumentUri(uri: string): boolean {
+  return agentDocumentRole(uri) !== undefined;
+}
+
+/** Parses an agent document. Never throws. */
+export function parseAgentDocument(uri: string, text: string): AgentDocument {
+  const lines = new LineMap(text);
+  const role = agentDocumentRole(uri) ?? "prose";
+  const problems: CoreDiagnostic[] = [];
+  const head = lines.rangeOf(0, 0);
+  if (role === "misplaced-skill") {
+    problems.push({ range: head, severity: "information", code: DiagnosticCodes.misplacedSkill, message: "This SKILL.md is not read as a skill: agents look for skills in a folder named skills (skills/<name>/SKILL.md)." });
+  } else if (role === "lower-case-skill") {
+    problems.push({ range: head, severity: "hint", code: DiagnosticCodes.lowerCaseSkillFile, message: "This file is not read as a skill: agents look for SKILL.md in capitals. Rename it to SKILL.md." });
+  }
+  const unreadable = unreadableReason(text);
+  if (unreadable) problems.push({ range: head, severity: "error", code: unreadable.code, message: unreadable.message });
+  const mentions = unreadable ? [] : scanReferences(uri, text, lines, 0, text.length, "body");
+  return { uri, role, command: commandNameOf(uri), text, lines, mentions, problems };
+}

@@ -1,0 +1,120 @@
+/**
+ * Where files of an Agent Skills workspace stand, read from their URIs alone (the core sees no disk): a
+ * skill is `skills/<name>/SKILL.md`, the agents' instruction files and their folders hold prose that
+ * references skills, and the user's command files are commands, not skills.
+ */
+
+/** The file name that makes a folder an Agent Skill. */
+export const AGENT_SKILL_FILE = "SKILL.md";
+
+/** Files at any depth whose prose references skills as `/name`, `$name` and `@name`. */
+const INSTRUCTION_FILES = new Set(["CLAUDE.md", "AGENTS.md"]);
+
+/** Folders whose Markdown references skills the same way. */
+const AGENT_FOLDERS = new Set([".claude", ".agents", ".codex", "skills"]);
+
+function pathOf(uri: string): string {
+  return uri.replace(/[?#].*$/, "");
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The decoded path segments of a URI (the scheme and authority dropped). */
+export function segmentsOf(uri: string): string[] {
+  const path = pathOf(uri).replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "");
+  return path.split("/").filter((segment) => segment !== "").map(decoded);
+}
+
+/** True for `…/skills/<name>/SKILL.md`: an Agent Skill whose handle is `<name>`. */
+export function isAgentSkillUri(uri: string): boolean {
+  const segments = segmentsOf(uri);
+  return segments.length >= 3 && segments[segments.length - 1] === AGENT_SKILL_FILE && segments[segments.length - 3] === "skills";
+}
+
+/** The handle of an Agent Skill: its folder's name. */
+export function agentSkillHandle(uri: string): string {
+  const segments = segmentsOf(uri);
+  return segments[segments.length - 2] ?? "";
+}
+
+/** The URI of the folder that holds a SKILL.md. */
+export function skillFolderUri(uri: string): string {
+  const path = pathOf(uri);
+  return path.slice(0, path.lastIndexOf("/"));
+}
+
+/** The URI of a sibling skill folder's SKILL.md, for a handle. */
+export function siblingAgentSkillUri(uri: string, handle: string): string {
+  const folder = skillFolderUri(uri);
+  return `${folder.slice(0, folder.lastIndexOf("/") + 1)}${encodeURIComponent(handle)}/${AGENT_SKILL_FILE}`;
+}
+
+/**
+ * What a Markdown file that is not an Agent Skill is to the server: a file whose prose references skills
+ * (CLAUDE.md, AGENTS.md, Markdown under `.claude/`, `.agents/`, `.codex/`, `skills/`), or a near miss of a
+ * skill that is not read (`skill.md` in lower case, a SKILL.md outside a `skills/` folder). Undefined for
+ * every other file.
+ */
+export type AgentDocumentRole = "prose" | "misplaced-skill" | "lower-case-skill";
+
+export function agentDocumentRole(uri: string): AgentDocumentRole | undefined {
+  const segments = segmentsOf(uri);
+  const name = segments[segments.length - 1] ?? "";
+  if (!name.toLowerCase().endsWith(".md") || name.toLowerCase().endsWith(".skill.md")) return undefined;
+  if (name === AGENT_SKILL_FILE) return isAgentSkillUri(uri) ? undefined : "misplaced-skill";
+  if (name.toLowerCase() === "skill.md") return "lower-case-skill";
+  if (INSTRUCTION_FILES.has(name)) return "prose";
+  return segments.slice(0, -1).some((segment) => AGENT_FOLDERS.has(segment)) ? "prose" : undefined;
+}
+
+/**
+ * The command a user's command file defines (`.claude/commands/deploy.md` is `/deploy`, and so is
+ * `.codex/prompts/deploy.md`), or undefined for any other file.
+ */
+export function commandNameOf(uri: string): string | undefined {
+  const segments = segmentsOf(uri);
+  const name = segments[segments.length - 1] ?? "";
+  if (!name.toLowerCase().endsWith(".md")) return undefined;
+  for (let i = segments.length - 2; i >= 1; i--) {
+    const folder = segments[i];
+    const parent = segments[i - 1];
+    if ((parent === ".claude" && folder === "commands") || (parent === ".codex" && folder === "prompts")) return name.slice(0, -3).toLowerCase();
+  }
+  return undefined;
+}
+
+/**
+ * Resolves a relative link target against the URI of the file that holds it, as a browser would (`.` and `..`
+ * segments folded). Answers undefined for a target with a scheme, an absolute path, or only a fragment.
+ */
+export function resolveLink(fromUri: string, target: string): string | undefined {
+  if (target === "" || target.startsWith("#") || target.startsWith("/") || /^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined;
+  const base = pathOf(fromUri);
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(base)?.[0] ?? "";
+  const folder = base.slice(authority.length, base.lastIndexOf("/"));
+  const parts = folder.split("/").filter((part) => part !== "");
+  for (const part of target.replace(/[?#].*$/, "").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `${authority}/${parts.join("/")}`;
+}
+
+/** The relative link from one file to another URI (both of one scheme and authority). */
+export function relativeLink(fromUri: string, toUri: string): string {
+  const from = segmentsOf(fromUri).slice(0, -1);
+  const to = segmentsOf(toUri);
+  let common = 0;
+  while (common < from.length && common < to.length && from[common] === to[common]) common++;
+  const up = from.slice(common).map(() => "..");
+  const rest = to.slice(common).map(encodeURIComponent);
+  const joined = [...up, ...rest].join("/");
+  return up.length === 0 ? `./${joined}` : joined;
+}

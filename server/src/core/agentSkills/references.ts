@@ -1,0 +1,165 @@
+import { scanMentions } from "../mentions.js";
+import { codeFences, isInFence, type CodeFence } from "../prose.js";
+import type { Mention, MentionPlace } from "../skillFile.js";
+import { isValidHandle } from "../slug.js";
+import type { LineMap, Range } from "../text.js";
+import { AGENT_SKILL_FILE, resolveLink, segmentsOf } from "./paths.js";
+
+/** How a reference is written: `@name`, `/name`, `$name`, or a Markdown link to the skill's folder (no sigil). */
+export type Sigil = "@" | "/" | "$" | "";
+
+/** A reference to a skill in Agent Skills prose. Its range covers the sigil and the name; a link's covers the folder name in its target. */
+export interface Reference extends Mention {
+  readonly sigil: Sigil;
+  /** For a link: the URI of the SKILL.md it points at. */
+  readonly target?: string;
+  /** For a link: its whole target as written, and where it stands. */
+  readonly link?: { readonly text: string; readonly range: Range };
+}
+
+/** The sigil of any mention: `@` unless it is a reference written otherwise. */
+export function sigilOf(mention: Mention | { readonly slug: string }): Sigil {
+  return "sigil" in mention ? (mention as Reference).sigil : "@";
+}
+
+function inRegions(fences: readonly CodeFence[], offset: number): boolean {
+  return isInFence(fences, offset);
+}
+
+const NAME_CHAR = /[a-z0-9-]/;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
+/** Before a sigil: a character that makes it part of a path, a URL, a tag or a variable, not a reference. */
+const GLUE_BEFORE = /[\p{L}\p{M}\p{N}_/\\.~:<>$@%=+*&|-]/u;
+
+/** True when the characters after a name make it a path, a file name, a namespaced command or a longer word. */
+function continuesAsPath(text: string, end: number, to: number): boolean {
+  if (end >= to) return false;
+  const next = text.charAt(end);
+  if (next === "/" || next === ":" || next === "\\" || next === "{" || next === "(") return true;
+  if (WORD_CHAR.test(next) || next === "@" || next === "$") return true;
+  if (next === "." && end + 1 < to && WORD_CHAR.test(text.charAt(end + 1))) return true;
+  return false;
+}
+
+/**
+ * The `/name` and `$name` references in `text[from, to)`, as their users write them and no more: a sigil that
+ * stands alone (after a space, a bracket or a quote; never after a word, a path or a URL character), then a
+ * lower-case handle that nothing path-like follows. So `/usr/bin`, `docs/x`, `$PATH`, `${name}`, `</tag>`,
+ * `https://x/y` and `/a.txt` are not references.
+ */
+function scanSigils(text: string, from: number, to: number, regions: readonly CodeFence[]): { sigil: "/" | "$"; start: number; end: number }[] {
+  const found: { sigil: "/" | "$"; start: number; end: number }[] = [];
+  for (let at = from; at < to; at++) {
+    const char = text.charAt(at);
+    if (char !== "/" && char !== "$") continue;
+    if (at > 0 && GLUE_BEFORE.test(text.charAt(at - 1))) continue;
+    // A link target like `](/docs)` is a path.
+    if (at > 1 && text.charAt(at - 1) === "(" && text.charAt(at - 2) === "]") continue;
+    let end = at + 1;
+    while (end < to && NAME_CHAR.test(text.charAt(end))) end++;
+    const name = text.slice(at + 1, end);
+    if (!isValidHandle(name) || continuesAsPath(text, end, to) || inRegions(regions, at)) {
+      at = Math.max(at, end - 1);
+      continue;
+    }
+    found.push({ sigil: char, start: at, end });
+    at = end - 1;
+  }
+  return found;
+}
+
+const LINK = /\[[^\]\n]*\]\(([^)\s<>]+)(?:\s+"[^"\n]*")?\)/g;
+
+/** Markdown links whose target is a skill's folder or its SKILL.md: the folder name in the target, and the SKILL.md it means. */
+interface LinkToken {
+  readonly start: number;
+  readonly end: number;
+  readonly name: string;
+  readonly target: string;
+  readonly raw: string;
+  readonly rawStart: number;
+}
+
+function scanLinks(uri: string, text: string, from: number, to: number, regions: readonly CodeFence[]): LinkToken[] {
+  const found: LinkToken[] = [];
+  LINK.lastIndex = from;
+  for (let match = LINK.exec(text); match && match.index < to; match = LINK.exec(text)) {
+    const raw = match[1] ?? "";
+    const targetStart = match.index + match[0].indexOf("(") + 1;
+    if (inRegions(regions, match.index)) continue;
+    const resolved = resolveLink(uri, raw);
+    if (!resolved) continue;
+    const segments = segmentsOf(resolved);
+    let name: string | undefined;
+    let skillUri: string | undefined;
+    if (segments[segments.length - 1] === AGENT_SKILL_FILE && segments[segments.length - 3] === "skills") {
+      name = segments[segments.length - 2];
+      skillUri = resolved;
+    } else if (segments[segments.length - 2] === "skills") {
+      name = segments[segments.length - 1];
+      skillUri = `${resolved}/${AGENT_SKILL_FILE}`;
+    }
+    if (name === undefined || skillUri === undefined || !isValidHandle(name)) continue;
+    // The folder's name as the target spells it, so a rename can rewrite it: the last such segment.
+    const path = raw.replace(/[?#].*$/, "").replace(/\/+$/, "");
+    const parts = path.split("/");
+    const last = parts[parts.length - 1] === AGENT_SKILL_FILE ? parts.length - 2 : parts.length - 1;
+    if (parts[last] !== name) continue;
+    const offset = parts.slice(0, last).reduce((sum, part) => sum + part.length + 1, 0);
+    found.push({ start: targetStart + offset, end: targetStart + offset + name.length, name, target: skillUri, raw, rawStart: targetStart });
+  }
+  return found;
+}
+
+class ProseReference implements Reference {
+  readonly written: string;
+  readonly slug: string;
+  readonly start: number;
+  readonly end: number;
+  readonly place: MentionPlace;
+  readonly sigil: Sigil;
+  readonly inCode: boolean;
+  readonly target?: string;
+  readonly #link?: LinkToken;
+  readonly #lines: LineMap;
+
+  constructor(written: string, start: number, end: number, place: MentionPlace, sigil: Sigil, lines: LineMap, link?: LinkToken, inCode = false) {
+    this.written = written;
+    this.inCode = inCode;
+    this.slug = written.toLowerCase();
+    this.start = start;
+    this.end = end;
+    this.place = place;
+    this.sigil = sigil;
+    this.#lines = lines;
+    if (link !== undefined) {
+      this.target = link.target;
+      this.#link = link;
+    }
+  }
+
+  get range(): Range {
+    return this.#lines.rangeOf(this.start, this.end);
+  }
+
+  get link(): { readonly text: string; readonly range: Range } | undefined {
+    const link = this.#link;
+    return link && { text: link.raw, range: this.#lines.rangeOf(link.rawStart, link.rawStart + link.raw.length) };
+  }
+}
+
+/**
+ * Every reference to a skill in a stretch of Agent Skills prose, in text order: `@name` (lower-case, not a
+ * path such as `@docs/x.md`), `/name`, `$name` and Markdown links to a skill folder. Fenced code is skipped.
+ */
+export function scanReferences(uri: string, text: string, lines: LineMap, from: number, to: number, place: MentionPlace): Reference[] {
+  const regions = codeFences(text, from, to);
+  const references: Reference[] = [];
+  for (const token of scanMentions(text, from, to).mentions) {
+    if (token.written !== token.slug || continuesAsPath(text, token.end, to) || inRegions(regions, token.start)) continue;
+    references.push(new ProseReference(token.written, token.start, token.end, place, "@", lines, undefined, token.inCode));
+  }
+  for (const token of scanSigils(text, from, to, regions)) references.push(new ProseReference(text.slice(token.start + 1, token.end), token.start, token.end, place, token.sigil, lines));
+  for (const link of scanLinks(uri, text, from, to, regions)) references.push(new ProseReference(link.name, link.start, link.end, place, "", lines, link));
+  return references.sort((a, b) => a.start - b.start);
+}
