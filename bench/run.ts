@@ -22,6 +22,7 @@ import type { Diagnostic, Location, WorkspaceDocumentDiagnosticReport, Workspace
 import { LANGUAGE_ID, SERVER_NODE_FLAGS } from "../shared/protocol.js";
 import { scanMentions } from "../server/src/core/mentions.js";
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, SimilarityIndex, summaryTerms, termSimilarity } from "../server/src/core/similarity.js";
+import { cachedModelPath, SMOLLM2 } from "../server/src/planner/modelCatalog.js";
 import { ensurePeer, MarkdownSubject, PEER, PEER_CACHE, peerInstalled, peerVersion } from "./markdown.js";
 import {
   BIG_FILE,
@@ -1027,6 +1028,12 @@ async function main(): Promise<void> {
     console.log("");
     // One thread: the generated model is too small to share among threads (two are slower on it, not faster).
     process.exitCode = await runPlannerBench(["--threads", "1", "--runs", "8"]);
+    // Then the real model `npm run models` fetched, on 2 threads: cold load, first and warm plan, reuse.
+    const smollm2 = cachedModelPath(SMOLLM2);
+    if (!process.exitCode && existsSync(smollm2)) {
+      console.log("");
+      process.exitCode = await runPlannerBench(["--model", smollm2, "--threads", "2", "--runs", "3"]);
+    } else if (!process.exitCode) console.log(`\n(no real-model planner figures: ${smollm2} is not there; run \`npm run models\`)`);
   }
   // The graph panel's layout engines (bench/graph.ts).
   if (args.graph && !process.exitCode) {

@@ -8,6 +8,7 @@ type PanelMessage =
   | { readonly kind: "start"; readonly request: string }
   | { readonly kind: "event"; readonly event: PlanEventParams["event"] }
   | { readonly kind: "failed"; readonly message: string; readonly noModel: boolean }
+  | { readonly kind: "modelChosen"; readonly path: string; readonly rerun: boolean }
   | { readonly kind: "finished" };
 
 /**
@@ -107,6 +108,16 @@ export class PlanPanel {
     this.#run?.cancel();
   }
 
+  /** A model was chosen: say so in the panel, and run the last request again if it failed for want of a model. */
+  async modelChosen(path: string): Promise<void> {
+    const start = this.transcript.map((message) => message.kind).lastIndexOf("start");
+    const last = start === -1 ? undefined : this.transcript[start];
+    const failedForModel = this.transcript.slice(start + 1).some((message) => message.kind === "failed" && message.noModel);
+    const rerun = last?.kind === "start" && failedForModel && this.#run === undefined;
+    this.#post({ kind: "modelChosen", path, rerun });
+    if (rerun && last?.kind === "start") await this.run(last.request);
+  }
+
   dispose(): void {
     this.#disposed = true;
     this.cancel();
@@ -136,7 +147,8 @@ export function registerPlanCommands(context: vscode.ExtensionContext, client: L
       const file = picked?.[0];
       if (!file) return;
       await vscode.workspace.getConfiguration("skill").update("model.path", file.fsPath, vscode.ConfigurationTarget.Global);
-      void vscode.window.showInformationMessage(`The planner will use ${file.fsPath}.`);
+      if (PlanPanel.current) await PlanPanel.current.modelChosen(file.fsPath);
+      else void vscode.window.showInformationMessage(`The planner will use ${file.fsPath}.`);
     }),
   );
 }

@@ -5,6 +5,8 @@
   const cancel = document.getElementById("cancel");
   const pick = document.getElementById("pick");
   let answer = null;
+  let loading = null;
+  const errorsShown = new Set();
 
   cancel.addEventListener("click", () => vscode.postMessage({ kind: "cancel" }));
   pick.addEventListener("click", () => vscode.postMessage({ kind: "pick" }));
@@ -41,8 +43,17 @@
     switch (event.type) {
       case "model":
         if (event.stage === "download") text(step("Downloading"), event.uri + " — " + Math.round((100 * event.downloadedBytes) / Math.max(event.totalBytes, 1)) + "%");
-        else if (event.stage === "load") text(step("Loading"), event.path, "muted");
-        else text(step("Model"), event.info.path + " on " + event.info.device + ", " + event.info.threads + " threads", "muted");
+        else if (event.stage === "load") {
+          loading = step("Loading");
+          text(loading, event.path, "muted");
+        } else {
+          // The model is ready: the loading row has done its job.
+          if (loading) loading.remove();
+          loading = null;
+          const div = step("Model");
+          text(div, event.info.path + " on " + event.info.device + ", " + event.info.threads + " threads", "muted");
+          if (event.info.contextClamped) text(div, " · context " + event.info.contextClamped.trained + " (asked " + event.info.contextClamped.requested + ", more than the model was trained on)", "muted");
+        }
         break;
       case "systemPrompt": {
         const div = step("System prompt");
@@ -85,6 +96,7 @@
         answer.textContent = event.text;
         break;
       case "error":
+        errorsShown.add(event.message);
         pre(step("Error", "error"), event.message);
         break;
       case "cancelled":
@@ -101,14 +113,20 @@
     if (data.kind === "start") {
       log.textContent = "";
       answer = null;
+      loading = null;
+      errorsShown.clear();
       pick.hidden = true;
       cancel.disabled = false;
       text(step("Request"), data.request);
     } else if (data.kind === "event") {
       onEvent(data.event);
     } else if (data.kind === "failed") {
-      pre(step("Error", "error"), data.message);
+      // The run's own error event may already have said it: say it once.
+      if (!errorsShown.has(data.message)) pre(step("Error", "error"), data.message);
       pick.hidden = !data.noModel;
+    } else if (data.kind === "modelChosen") {
+      pick.hidden = true;
+      text(step("Model chosen"), data.path + (data.rerun ? " — running the request again" : ""), "muted");
     } else if (data.kind === "finished") {
       cancel.disabled = true;
     }
