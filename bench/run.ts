@@ -5,6 +5,7 @@
  *                                    [--no-peer] [--peer-timeout SECONDS] [--keep] [--out FILE] [--profile DIR]
  *     node --import tsx bench/run.ts --planner [planner options]     the planner's figures (bench/planner.ts)
  *     node --import tsx bench/run.ts --graph [graph options]         the graph's layout engines (bench/graph.ts)
+ *     node --import tsx bench/agentSkills.ts [--size N]               10,000 skills as SKILL.md folders against .skill.md files (also part of a full run)
  *
  * For each size it writes a workspace of skills and its Markdown twin (bench/workspace.ts) into a temp folder,
  * then drives the built server (`dist/server.js --stdio`; build it with `node esbuild.mjs`) and the peer
@@ -80,6 +81,8 @@ interface Args {
   readonly planner: boolean;
   /** Then runs bench/graph.ts (not with --quick, --json or --no-graph). */
   readonly graph: boolean;
+  /** Then runs bench/agentSkills.ts: the same skills as SKILL.md folders (not with --quick, --json or --no-agent-skills). */
+  readonly agentSkills: boolean;
 }
 
 function parseSizes(value: string | undefined): number[] {
@@ -105,6 +108,7 @@ function parseArgs(argv: readonly string[]): Args {
   let profile: string | undefined;
   let planner = true;
   let graph = true;
+  let agentSkills = true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--quick") quick = true;
@@ -112,6 +116,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === "--no-peer") peer = false;
     else if (arg === "--no-planner") planner = false;
     else if (arg === "--no-graph") graph = false;
+    else if (arg === "--no-agent-skills") agentSkills = false;
     else if (arg === "--keep") keep = true;
     else if (arg === "--sizes") {
       sizes = parseSizes(argv[++i]);
@@ -123,7 +128,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === "--peer-timeout") peerTimeoutMs = Number(argv[++i]) * 1000;
     else if (arg === "--out") out = path.resolve(argv[++i] ?? "bench.json");
     else if (arg === "--profile") profile = path.resolve(argv[++i] ?? "profiles");
-    else throw new Error(`Unknown argument ${arg}. Options: --sizes 1000,10000 --worst-sizes 50000 --distinct-sizes 10000 --peer-max 50000 --quick --json --rounds N --no-peer --peer-timeout SECONDS --keep --out FILE --profile DIR --no-planner --planner --no-graph --graph`);
+    else throw new Error(`Unknown argument ${arg}. Options: --sizes 1000,10000 --worst-sizes 50000 --distinct-sizes 10000 --peer-max 50000 --quick --json --rounds N --no-peer --peer-timeout SECONDS --keep --out FILE --profile DIR --no-planner --planner --no-graph --graph --no-agent-skills`);
   }
   if (quick) sizes = [1000];
   // Sizes named on the command line run alone, unless the other shapes are named too.
@@ -131,7 +136,7 @@ function parseArgs(argv: readonly string[]): Args {
   distinctSizes ??= quick || explicitSizes ? [] : [10000];
   if ([...sizes, ...worstSizes, ...distinctSizes].some((size) => !Number.isInteger(size) || size < 20)) throw new Error("--sizes, --worst-sizes and --distinct-sizes want whole numbers of at least 20, comma-separated.");
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds > 0)) throw new Error("--rounds wants a whole number of at least 1.");
-  return { sizes, worstSizes, distinctSizes, peerMax, openRuns: quick ? 1 : 3, quick, json, rounds: rounds ?? (quick ? 3 : 9), peer, peerTimeoutMs, keep, out, profile, planner: planner && !quick && !json, graph: graph && !quick && !json };
+  return { sizes, worstSizes, distinctSizes, peerMax, openRuns: quick ? 1 : 3, quick, json, rounds: rounds ?? (quick ? 3 : 9), peer, peerTimeoutMs, keep, out, profile, planner: planner && !quick && !json, graph: graph && !quick && !json, agentSkills: agentSkills && !quick && !json };
 }
 
 /** Our figures: the shared operations, and those only we have. */
@@ -1034,6 +1039,11 @@ async function main(): Promise<void> {
       console.log("");
       process.exitCode = await runPlannerBench(["--model", smollm2, "--threads", "2", "--runs", "3"]);
     } else if (!process.exitCode) console.log(`\n(no real-model planner figures: ${smollm2} is not there; run \`npm run models\`)`);
+  }
+  // The same skills as Agent Skills folders against `.skill.md` files (bench/agentSkills.ts).
+  if (args.agentSkills && !process.exitCode) {
+    console.log("");
+    process.exitCode = await runBenchModule("agentSkills.ts", ["--size", "10000", "--rounds", String(args.rounds)]);
   }
   // The graph panel's layout engines (bench/graph.ts).
   if (args.graph && !process.exitCode) {
