@@ -622,7 +622,10 @@ export class SkillServer {
       const folder = pathFromUri(uri);
       const root = this.#folders.find((known) => folder.startsWith(known + path.sep));
       if (root !== undefined) {
-        const files = await findWorkspaceFiles(folder, this.#ignoreRules.get(root));
+        // The whole folder's listing, not the subfolder's alone: its loop and link rules (a link to `/`, to an
+        // ancestor, or to a folder listed already) hold only over the whole, and its ignore rules are the root's.
+        const below = folder + path.sep;
+        const files = (await findWorkspaceFiles(root, this.#ignoreRules.get(root))).filter((file) => file.startsWith(below));
         for (const file of files) {
           const fileUri = uriFromPath(file);
           if (!this.#isWorkspaceFile(fileUri) || this.#documents.get(fileUri)) continue;

@@ -1,10 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { CONFIG_FILE_NAME } from "../core/index.js";
-import { pathFromUri } from "./workspaceFiles.js";
-
-/** Folders never searched, as in workspace discovery. */
-const SKIPPED = new Set(["node_modules", ".git"]);
+import { pathFromUri, readIgnoreRules } from "./workspaceFiles.js";
 
 /**
  * A skill library: a folder whose `skills.json` (if any) applies to it and everything below it, except the
@@ -17,22 +14,29 @@ export interface SkillLibrary {
   readonly nested: readonly string[];
 }
 
-/** Every folder below `folder` (not `folder` itself) that holds a `skills.json`, sorted. */
+/**
+ * Every folder below `folder` (not `folder` itself) that holds a `skills.json`, sorted. The walk follows the
+ * rules of workspace discovery: the ignore rules (`.skillignore` and the default folders) apply, and a link to
+ * the folder itself or to any folder above it (`/` included) is a loop, not more library.
+ */
 export async function nestedConfigFolders(folder: string): Promise<string[]> {
   const found: string[] = [];
   const visited = new Set<string>();
-  const pending = [path.resolve(folder)];
-  const top = pending[0] ?? folder;
+  const top = path.resolve(folder);
+  const realTop = await fs.realpath(top).catch(() => top);
+  const rules = await readIgnoreRules(top);
+  const pending = [top];
   while (pending.length > 0) {
     const directory = pending.pop() ?? top;
     const real = await fs.realpath(directory).catch(() => undefined);
     if (real === undefined || visited.has(real)) continue;
+    if (real !== realTop && realTop.startsWith(real.endsWith(path.sep) ? real : real + path.sep)) continue;
     visited.add(real);
     const entries = await fs.readdir(directory, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const full = path.join(directory, entry.name);
       const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && (await fs.stat(full).catch(() => undefined))?.isDirectory() === true);
-      if (isDirectory && !SKIPPED.has(entry.name)) pending.push(full);
+      if (isDirectory && !rules.ignores(path.relative(top, full).split(path.sep).join("/"), true)) pending.push(full);
       else if (entry.name === CONFIG_FILE_NAME && directory !== top) found.push(directory);
     }
   }
