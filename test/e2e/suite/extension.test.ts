@@ -229,7 +229,7 @@ suite("skill-lsp in VS Code", () => {
   });
 
   test("New Skill mints a suffixed handle on a collision", async () => {
-    const created = await vscode.commands.executeCommand<string>("skill.newSkill", fileUri("skills/home"), "Plan Trip");
+    const created = await vscode.commands.executeCommand<string>("skill.newSkill", fileUri("skills/home"), "Plan Trip", "skill-file");
     assert.equal(vscode.Uri.parse(created).path.split("/").pop(), "plan-trip-2.skill.md");
     assert.ok(await exists("skills/home/plan-trip-2.skill.md"));
     assert.match(await read("skills/home/plan-trip-2.skill.md"), /^---\ntitle: Plan Trip\n/);
