@@ -101,7 +101,7 @@ try {
   }
   // The packaged extension, installed from its VSIX (the dev copy stays out: the smoke extension is the
   // development path), activates and runs a plan on node-llama-cpp's binaries from inside the VSIX.
-  step("package the VSIX", process.execPath, ["scripts/package.mjs", "--target", "linux-x64"]);
+  step("package the VSIX", process.execPath, ["scripts/package.mjs", "--target", "linux-x64", "--no-readme"]);
   const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
   vsixWorkspace = freshWorkspace();
   step("the VSIX installed in VS Code", process.execPath, [
