@@ -1,6 +1,6 @@
 // The Run Plan panel in the real workbench renders hostile text as text. The workspace's @search-info holds
 // `<script>` and `<img onerror>` in its summary and steps, the request typed holds them, and the model (a
-// scripted GGUF that always plans @search-info) writes them into its reason and its answer. Each payload, if
+// scripted GGUF that always plans @search-info) writes them into its answer (and its reason, which a plan by likelihood does not show). Each payload, if
 // it ever ran, would mark the panel's <body>; the test reads the panel's DOM and finds the payloads shown
 // literally, no <img>, no script but the panel's own, and no mark.
 //   node test/e2e/run.mjs --ui test/e2e/ui/plan-panel.mjs --extension . --workspace <prepared copy of examples>
@@ -37,11 +37,11 @@ export async function run(page, { artifactsDir }) {
   await page.waitForTimeout(500);
 
   const log = (await panel.locator("#log").innerText()) ?? "";
-  // The request, the plan's reason and the answer (the scripted model answers with its JSON, where the
-  // attribute's quotes are escaped): three places, each shown character for character.
+  // The request and the answer (the scripted model answers with its JSON, where the attribute's quotes are
+  // escaped): two places, each shown character for character. A plan by likelihood carries no reason.
   for (const [name, shownAs] of [["img", "<img src=x onerror="], ["script", PAYLOADS.script]]) {
     const shown = log.split(shownAs).length - 1;
-    expect(shown >= 3, `the ${name} payload is shown ${shown} times as text, expected 3 or more:\n${log}`);
+    expect(shown >= 2, `the ${name} payload is shown ${shown} times as text, expected 2 or more:\n${log}`);
   }
   expect(log.startsWith(`Request${request}`), `the panel's log does not start with the request:\n${log}`);
   const images = await panel.locator("img").count();
