@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { isolatedXdg } from "./xdg.js";
 
 const REPO = path.resolve(__dirname, "../..");
 const SERVER = path.join(REPO, "dist/server.js");
@@ -31,12 +32,7 @@ describe("Neovim's LSP client on an Agent Skills workspace", { skip: installed ?
     work = mkdtempSync(path.join(tmpdir(), "skill-lsp-nvim-agent-"));
     workspace = path.join(work, "workspace");
     cpSync(path.join(REPO, "test/fixtures/agent-skills"), workspace, { recursive: true });
-    const xdg: Record<string, string> = {};
-    for (const name of ["CONFIG", "DATA", "STATE", "CACHE"]) {
-      const dir = path.join(work, "xdg", name.toLowerCase());
-      mkdirSync(dir, { recursive: true });
-      xdg[`XDG_${name}_HOME`] = dir;
-    }
+    const xdg = isolatedXdg(work);
     const resultFile = path.join(work, "result.json");
     const run = spawnSync(NVIM, ["--headless", "--clean", "-u", path.join(__dirname, "agentSkills.lua")], {
       cwd: workspace,

@@ -9,10 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { isolatedXdg } from "./xdg.js";
 
 const REPO = path.resolve(__dirname, "../..");
 const SERVER = path.join(REPO, "dist/server.js");
@@ -81,13 +82,7 @@ describe("Neovim's built-in LSP client against the server", { skip: version ? fa
     work = mkdtempSync(path.join(tmpdir(), "skill-lsp-nvim-"));
     workspace = path.join(work, "workspace");
     cpSync(path.join(REPO, "examples"), workspace, { recursive: true });
-    // Neovim's state (LSP log, shada, swap) goes into the temporary folder, never the user's home.
-    const xdg: Record<string, string> = {};
-    for (const name of ["CONFIG", "DATA", "STATE", "CACHE"]) {
-      const dir = path.join(work, "xdg", name.toLowerCase());
-      mkdirSync(dir, { recursive: true });
-      xdg[`XDG_${name}_HOME`] = dir;
-    }
+    const xdg = isolatedXdg(work);
     const resultFile = path.join(work, "result.json");
     const started = Date.now();
     const child = spawnSync(NVIM, ["--headless", "--clean", "-u", INIT], {

@@ -1,29 +1,11 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
+import { eventually as eventuallyWithin, exists, fileUri } from "./workspace.js";
 
 // Runs on test/fixtures/agent-skills (test/e2e/run-all.mjs gives it that workspace); skipped on any other.
 
-function fileUri(relative: string): vscode.Uri {
-  const first = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(first, "the suite runs on a workspace folder");
-  return vscode.Uri.joinPath(first.uri, relative);
-}
-
-async function exists(relative: string): Promise<boolean> {
-  return vscode.workspace.fs.stat(fileUri(relative)).then(() => true, () => false);
-}
-
-async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
+/** This suite's checks wait up to 20 s unless they say otherwise. */
+const eventually = <T>(check: () => T | Promise<T>, timeoutMs = 20_000): Promise<T> => eventuallyWithin(check, timeoutMs);
 
 function positionOf(document: vscode.TextDocument, needle: string, shift = 0): vscode.Position {
   const offset = document.getText().indexOf(needle);

@@ -3,42 +3,9 @@ import * as vscode from "vscode";
 // Other extensions may register token providers for every language, so the legend command can answer theirs:
 // decode with the server's own legend.
 import { TOKEN_TYPES } from "../../../shared/protocol.js";
+import { eventually, exists, fileUri, folder, read } from "./workspace.js";
 
 const EXTENSION_ID = "skill-lsp.skill-lsp";
-
-function folder(): vscode.Uri {
-  const first = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(first, "the suite runs on a workspace folder");
-  return first.uri;
-}
-
-function fileUri(relative: string): vscode.Uri {
-  return vscode.Uri.joinPath(folder(), relative);
-}
-
-async function read(relative: string): Promise<string> {
-  return new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(relative)));
-}
-
-async function exists(relative: string): Promise<boolean> {
-  return vscode.workspace.fs.stat(fileUri(relative)).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** Polls until the check passes: the server answers diagnostics and refreshes asynchronously. */
-async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 function codesOf(uri: vscode.Uri): string[] {
   return vscode.languages
