@@ -1,5 +1,5 @@
 // `npm run package:server`: the language server and command line as the npm package `skill-lsp`
-// (`npx skill-lsp --stdio`, `npx skill-lsp check`): the bundled dist/server.js, its README, LICENSE and
+// (`npx skill-lsp --stdio`, `npx skill-lsp check`): the bundled server (dist/server.js runs dist/server-bundle.js), its README, LICENSE and
 // third-party notices, and nothing else. Writes skill-lsp-<version>.tgz at the repository root.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -19,13 +19,13 @@ rmSync(stage, { recursive: true, force: true });
 const metafiles = path.join(stage, ".meta");
 mkdirSync(metafiles, { recursive: true });
 run(process.execPath, ["esbuild.mjs", "--production", "--metafile", metafiles]);
-// The server's bundle alone: the build writes one metafile per bundle, the server's is the one whose output is dist/server.js.
+// The server's bundle alone: the build writes one metafile per bundle, the server's is the one whose output is dist/server-bundle.js.
 const server = readdirSync(metafiles)
   .map((file) => JSON.parse(readFileSync(path.join(metafiles, file), "utf8")))
-  .filter((metafile) => Object.keys(metafile.outputs).some((output) => output.endsWith("dist/server.js")));
+  .filter((metafile) => Object.keys(metafile.outputs).some((output) => output.endsWith("dist/server-bundle.js")));
 rmSync(metafiles, { recursive: true, force: true });
 
-cpSync(path.join(root, "dist/server.js"), path.join(stage, "dist/server.js"));
+for (const file of ["dist/server.js", "dist/server-bundle.js"]) cpSync(path.join(root, file), path.join(stage, file));
 cpSync(path.join(root, "server/README.md"), path.join(stage, "README.md"));
 cpSync(path.join(root, "LICENSE"), path.join(stage, "LICENSE"));
 writeFileSync(path.join(stage, "THIRD-PARTY-NOTICES.md"), noticesFor(bundledPackages(server, root)));
@@ -39,7 +39,7 @@ const published = {
   repository: manifest.repository,
   license: manifest.license,
   bin: { "skill-lsp": "dist/server.js" },
-  files: ["dist/server.js", "THIRD-PARTY-NOTICES.md"],
+  files: ["dist/server.js", "dist/server-bundle.js", "THIRD-PARTY-NOTICES.md"],
   engines: { node: manifest.engines.node },
   peerDependencies: { "node-llama-cpp": manifest.dependencies["node-llama-cpp"] },
   peerDependenciesMeta: { "node-llama-cpp": { optional: true } },

@@ -1,4 +1,3 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
 /** One entry point: the language server (`--stdio`, `--node-ipc`, `--socket=N`) or the command line over the core. */
 import { runCli } from "./cli/index.js";
 

@@ -367,7 +367,11 @@ export class SkillServer {
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
     this.#firstListing = { folders, files: listFolders(folders) };
-    this.#firstListing.files.catch(() => undefined);
+    // The open editors' diagnostics wait for this listing only, not for the first index to begin.
+    this.#listing = this.#firstListing.files.then(
+      (files) => this.#listedNow(files),
+      () => new ListedWorkspace([]),
+    );
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
       serverInfo: { name: "skill-lsp", version: VERSION },
@@ -403,34 +407,40 @@ export class SkillServer {
     }
   }
 
+  /** The listing made: the `skills.json` files read, and the pushed diagnostics held back for it sent. */
+  #listedNow(files: readonly string[]): ListedWorkspace {
+    const listing = new ListedWorkspace(files);
+    listing.readConfigs(this.#namespace, (uri) => this.#documents.get(uri) !== undefined);
+    this.#listed = listing;
+    if (this.#pendingPush.size > 0) this.#scheduleFlush();
+    return listing;
+  }
+
   async #loadFolders(folders: readonly string[]): Promise<void> {
     if (folders.length === 0) return;
     this.#folders = [...new Set([...this.#folders, ...folders])];
     for (const folder of folders) this.#ignoreRules.set(folder, await readIgnoreRules(folder));
     this.#indexing = true;
+    // The first load takes the listing started at `initialize`, if it is of the same folders.
+    const first = this.#firstListing?.folders === folders ? this.#firstListing : undefined;
+    this.#firstListing = undefined;
     let listed: (listing: ListedWorkspace) => void = () => undefined;
     let listing: ListedWorkspace | undefined;
-    this.#listing = new Promise<ListedWorkspace>((resolve) => (listed = resolve));
+    if (!first) this.#listing = new Promise<ListedWorkspace>((resolve) => (listed = resolve));
     const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
     const started = Date.now();
     try {
       const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
       progress?.begin("Indexing skills", 0, undefined, true);
-      // The first load takes the listing started at `initialize`, if it is of the same folders.
-      const first = this.#firstListing;
-      this.#firstListing = undefined;
       await loadFolders(this.#namespace, folders, {
-        listing: first?.folders === folders ? first.files : undefined,
+        listing: first?.files,
         onProgress: (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
         isCancelled: () => progress?.token.isCancellationRequested ?? false,
         shouldRead: (uri) => !isOpen(uri) && this.#isWorkspaceFile(uri) && !listing?.wasRead(uri),
         onListed: (files) => {
-          listing = new ListedWorkspace(files);
-          listing.readConfigs(this.#namespace, isOpen);
-          this.#listed = listing;
+          // The first listing's workspace was made when it came (its `then` runs before this one).
+          listing = (first && this.#listed) || this.#listedNow(files);
           listed(listing);
-          // Pushed diagnostics held back for the listing go now.
-          if (this.#pendingPush.size > 0) this.#scheduleFlush();
         },
       });
       progress?.done();

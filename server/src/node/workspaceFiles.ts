@@ -35,7 +35,12 @@ export function isIgnoredPath(rules: IgnoreRules, root: string, filePath: string
 
 /** True for a file name the server reads wherever it stands: a `.skill.md`, and every Markdown an agent reads (SKILL.md, CLAUDE.md, …). */
 export function isReadFile(filePath: string): boolean {
-  const name = path.basename(filePath).toLowerCase();
+  return isReadFileName(path.basename(filePath), filePath);
+}
+
+/** {@link isReadFile} when the listing has the name already: most names are settled by their ending alone. */
+function isReadFileName(baseName: string, filePath: string): boolean {
+  const name = baseName.toLowerCase();
   if (name.endsWith(SKILL_SUFFIX)) return true;
   if (!name.endsWith(".md")) return false;
   const uri = uriFromPath(filePath);
@@ -75,11 +80,11 @@ export async function findWorkspaceFiles(folder: string, ignore?: IgnoreRules): 
     // Joined by hand: path.join normalises every one of 10,000 names, a tenth of the listing's time.
     const prefix = directory.endsWith(path.sep) ? directory : directory + path.sep;
     for (const entry of entries) {
-      const full = path.join(directory, entry.name);
+      const full = prefix + entry.name;
       const childRelative = relative === "" ? entry.name : `${relative}/${entry.name}`;
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
-      let childReal = path.join(real, entry.name);
+      let childReal = real === directory ? full : path.join(real, entry.name);
       if (entry.isSymbolicLink()) {
         try {
           const target = statSync(full);
@@ -92,7 +97,7 @@ export async function findWorkspaceFiles(folder: string, ignore?: IgnoreRules): 
       }
       if (isDirectory) {
         if (!rules.ignores(childRelative, true)) pending.push({ directory: full, real: childReal, relative: childRelative });
-      } else if (isFile && (isReadFile(full) || full === rootConfig) && !rules.ignores(childRelative, false)) {
+      } else if (isFile && (isReadFileName(entry.name, full) || full === rootConfig) && !rules.ignores(childRelative, false)) {
         found.push(full);
       }
     }

@@ -1,6 +1,7 @@
 import { availableParallelism, homedir } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
+import { importModule } from "../node/importModule.js";
 import { checkModelFile, EXAMPLE_MODEL_URI, isModelUri, MODEL_SETTING_HINT } from "./modelFile.js";
 import {
   abortError,
@@ -119,7 +120,7 @@ const sharedLlamas = new Map<string, Promise<SharedLlama>>();
 /** node-llama-cpp, or a clear error where it is not installed (the universal VSIX, the npm package without it). */
 async function importNodeLlamaCpp(): Promise<NodeLlamaCpp> {
   try {
-    return await import("node-llama-cpp");
+    return await importModule<NodeLlamaCpp>("node-llama-cpp");
   } catch (error) {
     const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
     if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { DeclaredTool, ToolSpec } from "../core/index.js";
+import { importModule } from "../node/importModule.js";
 import { pathFromUri } from "../node/workspaceFiles.js";
 import type { ToolContext, ToolOutcome } from "./types.js";
 import { isInside } from "./workspace.js";
@@ -54,7 +55,7 @@ type ToolModule = { readonly run?: unknown; readonly default?: unknown };
 export async function runImplementation(tool: ToolSpec, file: string, args: unknown, context: ToolContext): Promise<ToolOutcome> {
   const stat = await fs.stat(file);
   // The modification time in the URL makes an edited module load afresh instead of from the module cache.
-  const module = (await import(`${pathToFileURL(file).href}?mtime=${Math.floor(stat.mtimeMs)}`)) as ToolModule;
+  const module = await importModule<ToolModule>(`${pathToFileURL(file).href}?mtime=${Math.floor(stat.mtimeMs)}`);
   const candidate = typeof module.run === "function" ? module.run : typeof module.default === "function" ? module.default : (module.default as ToolModule | undefined)?.run;
   if (typeof candidate !== "function") {
     return { ok: false, kind: "unimplemented", error: `@${tool.slug}'s implementation ${path.basename(file)} exports no run(args, context) function: nothing was run.` };

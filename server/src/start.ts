@@ -1,0 +1,98 @@
+#!/usr/bin/env -S node --max-semi-space-size=2
+/**
+ * The launcher of dist/server.js: it runs the bundle (dist/server-bundle.js) from V8's code cache. Compiling the
+ * 1.5 MB bundle and its first functions is a third of what a fresh server spends before it answers `initialize`;
+ * with the cache they are read back instead. The cache is kept per bundle (path, size, modification time) and per
+ * runtime (V8 version, architecture), so the system's Node and VS Code's own each keep theirs, and a rebuilt bundle
+ * gets a new one. Whatever goes wrong with the cache, the bundle runs as a plain module.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import Module from "node:module";
+import { homedir } from "node:os";
+import * as path from "node:path";
+import * as vm from "node:vm";
+import { LAUNCHER_IMPORT } from "./node/importModule.js";
+
+const BUNDLE = path.join(__dirname, "server-bundle.js");
+/** The cache is written this long after start, or at exit if sooner: by then the first answers' functions are compiled too. */
+const WRITE_AFTER_MS = 2000;
+
+function cacheFolder(): string | undefined {
+  const chosen = process.env.SKILL_LSP_CODE_CACHE;
+  if (chosen === "off") return undefined;
+  if (chosen) return chosen;
+  return path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), ".cache"), "skill-lsp", "code-cache");
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+
+/** Runs the bundle as CommonJS from `script`, with the module objects Node's own loader would give it. */
+function runCompiled(script: vm.Script): void {
+  const bundle = new Module(BUNDLE, module);
+  bundle.filename = BUNDLE;
+  bundle.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(path.dirname(BUNDLE));
+  bundle.loaded = true;
+  const run = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
+  const require = Module.createRequire(BUNDLE);
+  require.main = bundle as NodeJS.Module;
+  run.call(bundle.exports, bundle.exports, require, bundle, BUNDLE, path.dirname(BUNDLE));
+}
+
+function start(): void {
+  const folder = cacheFolder();
+  if (folder === undefined) {
+    require(BUNDLE);
+    return;
+  }
+  let source: string;
+  let cacheFile: string;
+  let prefix: string;
+  try {
+    source = readFileSync(BUNDLE, "utf8");
+    const stat = statSync(BUNDLE);
+    prefix = `${digest(BUNDLE)}-${digest(`${stat.size} ${stat.mtimeMs}`)}`;
+    cacheFile = path.join(folder, `${prefix}-${digest([process.versions.v8, process.arch, process.execArgv.join(" ")].join("\n"))}.bin`);
+  } catch {
+    require(BUNDLE);
+    return;
+  }
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
+  // A script compiled from cached data has no loader for its own import() (Node 20): the bundle uses this one.
+  (globalThis as Record<symbol, unknown>)[LAUNCHER_IMPORT] = (specifier: string) => import(specifier);
+  if (cachedData === undefined || script.cachedDataRejected === true) {
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
+      saveCache(folder, prefix, cacheFile, script);
+    };
+    setTimeout(write, WRITE_AFTER_MS).unref();
+    process.once("exit", write);
+  }
+  runCompiled(script);
+}
+
+/** Writes the cache whole (a temporary file renamed), and removes the caches of this path's older bundles. */
+function saveCache(folder: string, prefix: string, cacheFile: string, script: vm.Script): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+    const temporary = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, cacheFile);
+    for (const name of readdirSync(folder)) {
+      const samePath = name.startsWith(prefix.slice(0, prefix.indexOf("-") + 1));
+      if (samePath && !name.startsWith(`${prefix}-`) && name.endsWith(".bin")) unlinkSync(path.join(folder, name));
+    }
+  } catch {
+    // A cache that cannot be written costs the next start its compile, nothing else.
+  }
+}
+
+start();
