@@ -97,6 +97,9 @@ interface DiagnosticsWatcher {
  */
 const STATUS_DELAY_MS = 300;
 
+/** The first index waits at most this many rounds of two turns for the restored editors' messages to stop. */
+const QUIET_START_ROUNDS = 200;
+
 /** A request waits at most this long for the disk work announced before it (a huge first index), then answers from what is read. */
 const SETTLE_WAIT_MS = 10_000;
 
@@ -150,6 +153,8 @@ export class SkillServer {
   /** Per open document: the offset where the last edit ended, while a mention typed there is not reported. */
   readonly #typing = new Map<string, { readonly offset: number; readonly timer: NodeJS.Timeout }>();
   #diagnosticsRefreshDue = false;
+  /** Documents opened or changed and diagnostics asked for so far: the first index waits until they stop coming. */
+  #arrivals = 0;
   #nextResultId = 0;
   #countTokens: requests.TokenCounter;
 
@@ -200,7 +205,10 @@ export class SkillServer {
       this.#queueDiskWork(() => this.#onDiskChanges(changes));
     });
 
-    this.#documents.onDidChangeContent((event) => this.#update(canonicalUri(event.document.uri), event.document.getText()));
+    this.#documents.onDidChangeContent((event) => {
+      this.#arrivals++;
+      this.#update(canonicalUri(event.document.uri), event.document.getText());
+    });
     this.#documents.onDidClose((event) => this.#queueDiskWork(() => this.#onClose(canonicalUri(event.document.uri))));
 
     connection.onCompletion((params) => this.#withFile(params.textDocument.uri, (file) => fitCompletionList(complete(this.#namespace, file, params.position, this.#completion), this.#client)));
@@ -262,6 +270,7 @@ export class SkillServer {
     connection.workspace.onDidDeleteFiles((params) => params.files.forEach((file) => this.#queueDiskWork(() => this.#onDiskChange(canonicalUri(file.uri), FileChangeType.Deleted))));
 
     connection.languages.diagnostics.on(async (params) => {
+      this.#arrivals++;
       const uri = canonicalUri(params.textDocument.uri);
       const listing = this.#listing;
       // An open editor's diagnostics need only the files its own handle and its mentions name: read those, not the workspace.
@@ -368,10 +377,7 @@ export class SkillServer {
     this.#folders = folders;
     this.#firstListing = { folders, files: listFolders(folders) };
     // The open editors' diagnostics wait for this listing only, not for the first index to begin.
-    this.#listing = this.#firstListing.files.then(
-      (files) => this.#listedNow(files),
-      () => new ListedWorkspace([]),
-    );
+    if (folders.length > 0) this.#listing = this.#firstListing.files.then((files) => this.#listedNow(files), () => new ListedWorkspace([]));
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
       serverInfo: { name: "skill-lsp", version: VERSION },
@@ -416,6 +422,17 @@ export class SkillServer {
     return listing;
   }
 
+  /**
+   * Waits while the editors restored at start are still opening and asking for their diagnostics (the
+   * connection takes one message a turn): each read slice between them would delay the rest of their answers.
+   */
+  async #quietStart(): Promise<void> {
+    for (let round = 0, seen = -1; seen !== this.#arrivals && round < QUIET_START_ROUNDS; round++) {
+      seen = this.#arrivals;
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   async #loadFolders(folders: readonly string[]): Promise<void> {
     if (folders.length === 0) return;
     this.#folders = [...new Set([...this.#folders, ...folders])];
@@ -433,7 +450,7 @@ export class SkillServer {
       const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
       progress?.begin("Indexing skills", 0, undefined, true);
       await loadFolders(this.#namespace, folders, {
-        listing: first?.files,
+        listing: first?.files.then(async (files) => (await this.#quietStart(), files)),
         onProgress: (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
         isCancelled: () => progress?.token.isCancellationRequested ?? false,
         shouldRead: (uri) => !isOpen(uri) && this.#isWorkspaceFile(uri) && !listing?.wasRead(uri),
