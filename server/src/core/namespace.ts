@@ -1,6 +1,6 @@
 import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type ConfigMention, type DeclaredTool } from "./config.js";
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
-import { MenuCompetition } from "./similarity.js";
+import { MenuCompetition } from "./menuCompetition.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { nearest, parseSkillFile, type Mention, type SkillFile } from "./skillFile.js";
 import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
