@@ -87,6 +87,8 @@ export class GraphPanel {
       }),
     );
     this.#panel.onDidDispose(() => this.dispose(), undefined, this.#disposables);
+    // The graph is asked for while the page loads, not after it says it is ready: the two overlap.
+    void this.refresh();
   }
 
   /** Opens the panel (or reveals it), focused on a handle when one is given. */
@@ -157,7 +159,7 @@ export class GraphPanel {
       case "ready":
         this.#ready = true;
         if (this.#graph) this.#post();
-        else void this.refresh();
+        else if (!this.#fetching) void this.refresh();
         break;
       case "open":
         void this.#open(message.id);
@@ -205,11 +207,13 @@ export function registerGraphCommands(context: vscode.ExtensionContext, client: 
   context.subscriptions.push(
     vscode.commands.registerCommand("skill.showGraph", async (target?: vscode.Uri | string | null) => {
       const focus: FocusTarget | undefined = target === null ? null : typeof target === "string" ? { handle: target } : target instanceof vscode.Uri ? { uri: target.toString() } : undefined;
-      const existing = GraphPanel.current?.rendered;
+      const opened = GraphPanel.current;
+      const existing = opened?.rendered;
       const panel = GraphPanel.show(context, client, focus);
       if (existing && focus === undefined) return existing;
       const rendered = panel.nextRender();
-      await panel.refresh();
+      // A new panel has already asked for the graph.
+      if (opened) await panel.refresh();
       return rendered;
     }),
   );
