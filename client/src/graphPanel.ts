@@ -30,7 +30,13 @@ export interface GraphRendered {
   readonly request: number;
 }
 
-type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
+/** The last overview layout a page made (opaque here): a panel opened again on the same graph draws it at once. */
+interface KeptLayout {
+  readonly signature: string;
+}
+let keptLayout: KeptLayout | undefined;
+
+type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "layout"; readonly kept: KeptLayout } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
 
 /**
  * The Skill Graph panel: the namespace drawn in the editor's theme, live, laid out by the page to the panel's
@@ -147,7 +153,8 @@ export class GraphPanel {
 
   #post(): void {
     if (!this.#ready || !this.#graph) return;
-    void this.#panel.webview.postMessage({ kind: "graph", graph: this.#graph });
+    const kept = keptLayout?.signature === this.#graph.signature ? keptLayout : undefined;
+    void this.#panel.webview.postMessage({ kind: "graph", graph: this.#graph, kept });
     if (this.#pendingFocus !== undefined) {
       void this.#panel.webview.postMessage({ kind: "focus", target: this.#pendingFocus, request: this.#focusRequests });
       this.#pendingFocus = undefined;
@@ -163,6 +170,9 @@ export class GraphPanel {
         break;
       case "open":
         void this.#open(message.id);
+        break;
+      case "layout":
+        keptLayout = message.kept;
         break;
       case "rendered": {
         const { kind: _kind, ...rendered } = message;

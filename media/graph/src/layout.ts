@@ -5,7 +5,7 @@
  * wider than the panel wraps. No DOM here, so the benchmark and the unit tests run the very same code.
  */
 import type { GraphData, GraphNode } from "../../../server/src/core/graph.js";
-import { layeredSteps, type Direction, type LayeredEdge, type LayeredLayout, type LayeredNode } from "./layered.js";
+import { layeredSteps, type Direction, type LayeredEdge, type LayeredLayout, type LayeredNode, type PlacedNode } from "./layered.js";
 
 export type { Direction, PlacedNode, Point, RoutedEdge } from "./layered.js";
 
@@ -134,4 +134,17 @@ export function arrange(graph: GraphData, measure: (text: string, bold: boolean)
 export function panelChanged(layout: Layout, panel: Panel): boolean {
   const ratio = (a: number, b: number) => Math.max(a, b) / Math.max(Math.min(a, b), 1);
   return ratio(layout.panel.width, panel.width) > 1.15 || ratio(layout.panel.height, panel.height) > 1.15;
+}
+
+/** A layout as JSON can carry it (the extension keeps the last one, so that a panel opened again draws at once). */
+export interface StoredLayout extends Omit<Layout, "nodes"> {
+  readonly nodes: readonly PlacedNode[];
+}
+
+export function storeLayout(layout: Layout): StoredLayout {
+  return { ...layout, nodes: [...layout.nodes.values()] };
+}
+
+export function restoreLayout(stored: StoredLayout): Layout {
+  return { ...stored, nodes: new Map(stored.nodes.map((node) => [node.id, node])) };
 }

@@ -5,7 +5,7 @@
  */
 import { closure, subgraph, type Closure, type GraphData, type GraphNode } from "../../../server/src/core/graph.js";
 import { expansionRows } from "./card.js";
-import { arrangeSteps, CAPTION_SCALE, captionOf, FONT_SIZE, fitScale, panelChanged, READABLE_SCALE, SEARCHED_GRAPH, type Direction, type Layout, type Panel, type PlacedNode, type Point, type RoutedEdge } from "./layout.js";
+import { arrangeSteps, restoreLayout, storeLayout, type StoredLayout, CAPTION_SCALE, captionOf, FONT_SIZE, fitScale, panelChanged, READABLE_SCALE, SEARCHED_GRAPH, type Direction, type Layout, type Panel, type PlacedNode, type Point, type RoutedEdge } from "./layout.js";
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -15,7 +15,13 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 type FocusTarget = { readonly handle: string } | { readonly uri: string } | null;
-type Inbound = { readonly kind: "graph"; readonly graph: GraphData & { readonly signature: string } } | { readonly kind: "focus"; readonly target: FocusTarget; readonly request: number };
+/** The last overview layout a page made, kept by the extension: valid for the same graph, font and panel shape. */
+interface KeptLayout {
+  readonly signature: string;
+  readonly font: string;
+  readonly layout: StoredLayout;
+}
+type Inbound = { readonly kind: "graph"; readonly graph: GraphData & { readonly signature: string }; readonly kept?: KeptLayout } | { readonly kind: "focus"; readonly target: FocusTarget; readonly request: number };
 
 /** When this script began, in ms since the page began loading (the panel's opening). */
 const scriptStarted = performance.now();
@@ -41,6 +47,8 @@ let structure = "";
 let shown: { readonly data: GraphData; readonly layout: Layout; readonly focus: Closure | undefined } | undefined;
 let overview: Layout | undefined;
 let overviewStatus = "";
+/** True while the overview is the layout kept from when the panel last showed this graph. */
+let overviewFromBefore = false;
 let focusId: string | undefined;
 /** The extension's last focus request, echoed in each report. */
 let focusRequest = 0;
@@ -171,7 +179,7 @@ function seconds(milliseconds: number): string {
   return milliseconds < 1000 ? `${Math.round(milliseconds)} ms` : `${(milliseconds / 1000).toFixed(1)} s`;
 }
 
-async function receive(next: GraphData & { readonly signature: string }): Promise<void> {
+async function receive(next: GraphData & { readonly signature: string }, kept?: KeptLayout): Promise<void> {
   graph = next;
   const skills = next.nodes.filter((node) => node.kind === "skill").length;
   const tools = next.nodes.filter((node) => node.kind === "tool").length;
@@ -194,7 +202,15 @@ async function receive(next: GraphData & { readonly signature: string }): Promis
   }
   structure = nextStructure;
   overview = undefined;
-  await show(true);
+  // The layout this graph had when last shown, if it was made for this font and a panel of this shape.
+  if (kept && kept.signature === next.signature && kept.font === font(false)) {
+    const layout = restoreLayout(kept.layout);
+    if (!panelChanged(layout, layoutArea())) {
+      overview = layout;
+      overviewFromBefore = true;
+    }
+  }
+  await show(!overview);
 }
 
 /** The search box's suggestions, made when it is first focused (a thousand options would delay the first drawing). */
@@ -239,12 +255,14 @@ async function show(relayout: boolean): Promise<void> {
     report(layout);
     return;
   }
+  const size = `${formatCount(data.nodes.length, "node", "nodes")} and ${formatCount(data.edges.length, "edge", "edges")}`;
   if (!overview || relayout) {
-    const size = `${formatCount(data.nodes.length, "node", "nodes")} and ${formatCount(data.edges.length, "edge", "edges")}`;
     status.textContent = `Laying out ${size}…`;
     const layout = await overviewRunner.layout(data, layoutArea());
     if (!layout || graph !== data) return;
     overview = layout;
+    overviewFromBefore = false;
+    vscode.postMessage({ kind: "layout", kept: { signature: data.signature, font: font(false), layout: storeLayout(layout) } satisfies KeptLayout });
     if (!firstDrawing.done) {
       firstDrawing.laidOut = performance.now();
       firstDrawing.pending = true;
@@ -256,8 +274,16 @@ async function show(relayout: boolean): Promise<void> {
     if (first) fitView();
   } else {
     const wasFocused = shown?.focus !== undefined;
+    const first = shown === undefined;
     shown = { data, layout: overview, focus: undefined };
-    if (wasFocused) fitView();
+    if (overviewFromBefore) {
+      overviewStatus = `${size}, laid out in ${seconds(overview.milliseconds)} when last shown (layered: ${directionWords(overview)}).`;
+      if (!firstDrawing.done) {
+        firstDrawing.laidOut = performance.now();
+        firstDrawing.pending = true;
+      }
+    }
+    if (wasFocused || first) fitView();
   }
   status.textContent = `${overviewStatus}${legibilityNote()}`;
   renderDetails();
@@ -789,8 +815,10 @@ window.addEventListener("keydown", (event) => {
 
 window.addEventListener("message", (event: MessageEvent<Inbound>) => {
   const message = event.data;
-  if (message.kind === "graph") firstDrawing.received ??= performance.now();
-  if (message.kind === "graph") void receive(message.graph).catch(showError);
+  if (message.kind === "graph") {
+    firstDrawing.received ??= performance.now();
+    void receive(message.graph, message.kept).catch(showError);
+  }
   else if (message.kind === "focus") {
     focusRequest = message.request;
     focusOn(focusTargetOf(message.target));
