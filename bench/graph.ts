@@ -256,14 +256,14 @@ export function formatPageBench(rows: readonly PanelPageRow[]): string[] {
   const ms = (value: number) => (value < 10_000 ? `${Math.round(value).toLocaleString("en-US")} ms` : `${(value / 1000).toFixed(1)} s`);
   const rounds = rows[0]?.runs.length ?? 0;
   const out = [`== the panel opened → the graph on screen (the panel's page in Chromium, fresh each time; median of ${rounds}, slowest after the slash; ms since the page began loading) ==`];
-  out.push(`${"graph (nodes)".padEnd(22)}${"panel".padEnd(20)}${"script".padStart(9)}${"graph in".padStart(10)}${"laid out".padStart(10)}${"painted".padStart(18)}${"layout".padStart(9)}${"server".padStart(9)}${"opened again".padStart(18)}  drawing`);
+  out.push(`${"graph (nodes)".padEnd(22)}${"panel".padEnd(20)}${"script".padStart(9)}${"graph in".padStart(10)}${"laid out".padStart(10)}${"painted".padStart(22)}${"layout".padStart(9)}${"server".padStart(9)}${"opened again".padStart(22)}  drawing`);
   for (const row of rows) {
     const of = (pick: (run: PagePhases) => number) => median(row.runs.map(pick));
     const slowest = Math.max(...row.runs.map((run) => run.painted));
     const last = row.runs[row.runs.length - 1];
     const drawing = last ? `${last.direction === "DOWN" ? "rows" : "columns"}, ${last.captionPixels ?? "?"} px captions` : "";
     const again = row.reopened.length > 0 ? `${ms(median(row.reopened.map((run) => run.painted)))} / ${ms(Math.max(...row.reopened.map((run) => run.painted)))}` : "—";
-    out.push(`${`${row.label} (${row.nodes.toLocaleString("en-US")})`.padEnd(22)}${`${row.panel} ${row.width}`.padEnd(20)}${ms(of((run) => run.script)).padStart(9)}${ms(of((run) => run.received)).padStart(10)}${ms(of((run) => run.laidOut)).padStart(10)}${`${ms(of((run) => run.painted))} / ${ms(slowest)}`.padStart(18)}${ms(of((run) => run.layoutMs ?? 0)).padStart(9)}${ms(row.serverMs).padStart(9)}${again.padStart(18)}  ${drawing}`);
+    out.push(`${`${row.label} (${row.nodes.toLocaleString("en-US")})`.padEnd(22)}${`${row.panel} ${row.width}`.padEnd(20)}${ms(of((run) => run.script)).padStart(9)}${ms(of((run) => run.received)).padStart(10)}${ms(of((run) => run.laidOut)).padStart(10)}${`${ms(of((run) => run.painted))} / ${ms(slowest)}`.padStart(22)}${ms(of((run) => run.layoutMs ?? 0)).padStart(9)}${ms(row.serverMs).padStart(9)}${again.padStart(22)}  ${drawing}`);
   }
   const goal = (nodes: number, limit: number, words: string) => {
     const matching = rows.filter((row) => Math.abs(row.nodes - nodes) / nodes < 0.1);
