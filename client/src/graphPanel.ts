@@ -30,11 +30,18 @@ export interface GraphRendered {
   readonly request: number;
 }
 
-/** The last overview layout a page made (opaque here): a panel opened again on the same graph draws it at once. */
+/**
+ * The last overview layout a page made (opaque here): a panel opened again on the same graph draws it at once.
+ * Kept in the workspace's state too, so that the next window on an unchanged workspace draws it as well.
+ */
 interface KeptLayout {
   readonly signature: string;
+  readonly layout: { readonly nodes: readonly unknown[] };
 }
 let keptLayout: KeptLayout | undefined;
+const KEPT_LAYOUT_KEY = "skill.graph.keptLayout";
+/** Larger layouts stay in memory only: the workspace state is no place for megabytes. */
+const KEPT_NODES_STORED = 2000;
 
 type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "layout"; readonly kept: KeptLayout } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
 
@@ -46,6 +53,7 @@ export class GraphPanel {
   static current: GraphPanel | undefined;
   readonly #panel: vscode.WebviewPanel;
   readonly #client: LanguageClient;
+  readonly #state: vscode.Memento;
   readonly #disposables: vscode.Disposable[] = [];
   #graph: GraphResult | undefined;
   #ready = false;
@@ -60,6 +68,8 @@ export class GraphPanel {
 
   private constructor(context: vscode.ExtensionContext, client: LanguageClient) {
     this.#client = client;
+    this.#state = context.workspaceState;
+    keptLayout ??= context.workspaceState.get<KeptLayout>(KEPT_LAYOUT_KEY);
     const { panel, media } = createMediaPanel(context, "skill.graph", "Skill Graph", "graph");
     this.#panel = panel;
     this.#panel.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "skill-file.svg");
@@ -173,6 +183,7 @@ export class GraphPanel {
         break;
       case "layout":
         keptLayout = message.kept;
+        void this.#state.update(KEPT_LAYOUT_KEY, message.kept.layout.nodes.length <= KEPT_NODES_STORED ? message.kept : undefined);
         break;
       case "rendered": {
         const { kind: _kind, ...rendered } = message;
