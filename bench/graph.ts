@@ -5,7 +5,12 @@
  * warm-up), and how legible the whole drawing is when fitted into a side panel (460 × 800) and into the editor
  * area (1400 × 800): the caption size on screen at that zoom, 12 px captions being drawn at 12 px at zoom 1.
  *
- *     node --import tsx bench/graph.ts [--sizes 17,100,1000] [--rounds 5] [--elk-max 1000] [--dagre DIR] [--json]
+ *     node --import tsx bench/graph.ts [--sizes 17,100,1000] [--rounds 5] [--page-rounds 5] [--no-page] [--elk-max 1000] [--dagre DIR] [--json]
+ *
+ * Then what a user waits for: the panel's own page in Chromium (bench/graph-page.mjs), opened fresh each round,
+ * from its first byte to the first frame with the graph on screen, beside an editor (421 × 800) and with the
+ * window (1182 × 800), phase by phase, next to the server's part (building the graph and its JSON, which runs
+ * while the page loads); the goals (100 skills < 300 ms, 1,000 < 3 s) are judged on that figure.
  *
  * 17 is examples/; any other size is a generated namespace (test/fixtures/skillGraph.ts). `--dagre` names a
  * folder that holds the `@dagrejs/dagre` package (it is not a dependency of this project), e.g. after
@@ -149,6 +154,8 @@ async function timeEngine(engine: Engine, graph: GraphData, rounds: number): Pro
 export interface GraphBenchOptions {
   readonly sizes: readonly number[];
   readonly rounds: number;
+  /** Fresh pages per graph and panel for the opened → painted figure; 0 skips it. */
+  readonly pageRounds: number;
   /** ELK and dagre run up to this many skills (they take seconds to minutes beyond). */
   readonly otherMax: number;
   readonly dagre: string | undefined;
@@ -186,13 +193,94 @@ export function formatGraphBench(rows: readonly GraphBenchRow[]): string[] {
     const row = rows.find((candidate) => candidate.engine === ours.name && Math.abs(candidate.nodes - nodes) / nodes < 0.1);
     return row?.ms === undefined ? "not measured" : `${ms(row.ms)}: ${row.ms < limit ? "holds" : "MISSED"}`;
   };
-  out.push(`target: 100 skills < 300 ms: ${target(106, 300)}; 1,000 skills < 3 s: ${target(1006, 3000)} (in Node; the page's own figures: test/e2e/ui/graph-layout-bench.mjs)`);
+  out.push(`the layout alone in Node: 100 skills ${target(106, 300)}; 1,000 skills ${target(1006, 3000)} (the goals are judged on the panel's page, below)`);
+  return out;
+}
+
+/** One fresh page's clock, in ms since it began loading. */
+interface PagePhases {
+  readonly script: number;
+  readonly received: number;
+  readonly laidOut: number;
+  readonly drawn: number;
+  readonly painted: number;
+  readonly layoutMs: number | undefined;
+  readonly direction: string | undefined;
+  readonly captionPixels: number | undefined;
+}
+export interface PanelPageRow {
+  readonly label: string;
+  readonly nodes: number;
+  readonly panel: string;
+  readonly width: number;
+  readonly height: number;
+  readonly runs: readonly PagePhases[];
+  /** Opened again: the page given the layout the extension kept from the first page. */
+  readonly reopened: readonly PagePhases[];
+  /** Building the graph and its JSON in the server, median ms: it runs while the page loads. */
+  readonly serverMs: number;
+}
+interface PageBench {
+  timePanelPages(graphs: readonly { label: string; nodes: number; json: string }[], panels: readonly { name: string; width: number; height: number }[], rounds: number, log: (line: string) => void): Promise<Omit<PanelPageRow, "serverMs">[]>;
+}
+const PAGE_PANELS = [
+  { name: "beside the editor", width: 421, height: 800 },
+  { name: "with the window", width: 1182, height: 800 },
+] as const;
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** The panel's page in Chromium, fresh each round: opened → the graph on screen. */
+export async function runPageBench(sizes: readonly number[], rounds: number, log: (line: string) => void = () => undefined): Promise<PanelPageRow[]> {
+  const graphs = sizes.map((size) => {
+    const { label } = graphOf(size);
+    // The server's part: the graph from the namespace, and its JSON for the wire.
+    const times: number[] = [];
+    let json = "";
+    let nodes = 0;
+    for (let i = 0; i <= rounds; i++) {
+      const started = performance.now();
+      const graph = size === 17 ? buildGraph(workspace(loadExamples())) : buildGraph(generatedNamespace(size));
+      json = JSON.stringify({ ...graph, signature: "bench" });
+      if (i > 0) times.push(performance.now() - started);
+      nodes = graph.nodes.length;
+    }
+    return { label, nodes, json, serverMs: median(times) };
+  });
+  const page = (await import(path.join(__dirname, "graph-page.mjs"))) as PageBench;
+  const rows = await page.timePanelPages(graphs, PAGE_PANELS, rounds, log);
+  return rows.map((row) => ({ ...row, serverMs: graphs.find((graph) => graph.label === row.label)?.serverMs ?? 0 }));
+}
+
+export function formatPageBench(rows: readonly PanelPageRow[]): string[] {
+  const ms = (value: number) => (value < 10_000 ? `${Math.round(value).toLocaleString("en-US")} ms` : `${(value / 1000).toFixed(1)} s`);
+  const rounds = rows[0]?.runs.length ?? 0;
+  const out = [`== the panel opened → the graph on screen (the panel's page in Chromium, fresh each time; median of ${rounds}, slowest after the slash; ms since the page began loading) ==`];
+  out.push(`${"graph (nodes)".padEnd(22)}${"panel".padEnd(20)}${"script".padStart(9)}${"graph in".padStart(10)}${"laid out".padStart(10)}${"painted".padStart(22)}${"layout".padStart(9)}${"server".padStart(9)}${"opened again".padStart(22)}  drawing`);
+  for (const row of rows) {
+    const of = (pick: (run: PagePhases) => number) => median(row.runs.map(pick));
+    const slowest = Math.max(...row.runs.map((run) => run.painted));
+    const last = row.runs[row.runs.length - 1];
+    const drawing = last ? `${last.direction === "DOWN" ? "rows" : "columns"}, ${last.captionPixels ?? "?"} px captions` : "";
+    const again = row.reopened.length > 0 ? `${ms(median(row.reopened.map((run) => run.painted)))} / ${ms(Math.max(...row.reopened.map((run) => run.painted)))}` : "—";
+    out.push(`${`${row.label} (${row.nodes.toLocaleString("en-US")})`.padEnd(22)}${`${row.panel} ${row.width}`.padEnd(20)}${ms(of((run) => run.script)).padStart(9)}${ms(of((run) => run.received)).padStart(10)}${ms(of((run) => run.laidOut)).padStart(10)}${`${ms(of((run) => run.painted))} / ${ms(slowest)}`.padStart(22)}${ms(of((run) => run.layoutMs ?? 0)).padStart(9)}${ms(row.serverMs).padStart(9)}${again.padStart(22)}  ${drawing}`);
+  }
+  const goal = (nodes: number, limit: number, words: string) => {
+    const matching = rows.filter((row) => Math.abs(row.nodes - nodes) / nodes < 0.1);
+    if (matching.length === 0) return `${words}: not measured`;
+    // The slower panel's median, and the slowest page seen, each with the server's part added (it overlaps the page's load, so this overstates).
+    const worstMedian = Math.max(...matching.map((row) => median(row.runs.map((run) => run.painted)) + row.serverMs));
+    const slowest = Math.max(...matching.map((row) => Math.max(...row.runs.map((run) => run.painted)) + row.serverMs));
+    return `${words}: ${ms(worstMedian)} (slowest ${ms(slowest)}): ${worstMedian < limit ? "holds" : "MISSED"}`;
+  };
+  out.push(`goal, opened → on screen + the server's graph, the slower panel: ${goal(106, 300, "100 skills < 300 ms")}; ${goal(1006, 3000, "1,000 skills < 3 s")}`);
   return out;
 }
 
 function parse(argv: readonly string[]): GraphBenchOptions & { readonly json: boolean } {
   let sizes = [17, 100, 1000];
   let rounds = 5;
+  let pageRounds = 5;
   let otherMax = 1000;
   let dagre: string | undefined;
   let json = false;
@@ -200,21 +288,26 @@ function parse(argv: readonly string[]): GraphBenchOptions & { readonly json: bo
     const arg = argv[i];
     if (arg === "--sizes") sizes = (argv[++i] ?? "").split(",").map(Number);
     else if (arg === "--rounds") rounds = Number(argv[++i]);
+    else if (arg === "--page-rounds") pageRounds = Number(argv[++i]);
+    else if (arg === "--no-page") pageRounds = 0;
     else if (arg === "--elk-max") otherMax = Number(argv[++i]);
     else if (arg === "--dagre") dagre = argv[++i];
     else if (arg === "--json") json = true;
-    else throw new Error(`Unknown argument ${arg}. Options: --sizes 17,100,1000 --rounds N --elk-max N --dagre DIR --json`);
+    else throw new Error(`Unknown argument ${arg}. Options: --sizes 17,100,1000 --rounds N --page-rounds N --no-page --elk-max N --dagre DIR --json`);
   }
   if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error("--sizes wants whole numbers, comma-separated (17 is examples/).");
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds wants a whole number of at least 1.");
-  return { sizes, rounds, otherMax, dagre, json };
+  if (!Number.isInteger(pageRounds) || pageRounds < 0) throw new Error("--page-rounds wants a whole number (0 skips the page).");
+  return { sizes, rounds, pageRounds, otherMax, dagre, json };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
   (async () => {
     const options = parse(process.argv.slice(2));
-    const rows = await runGraphBench(options, (line) => process.stderr.write(`${line}\n`));
-    console.log(options.json ? JSON.stringify(rows, null, 2) : formatGraphBench(rows).join("\n"));
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    const rows = await runGraphBench(options, log);
+    const pages = options.pageRounds > 0 ? await runPageBench(options.sizes, options.pageRounds, log) : [];
+    console.log(options.json ? JSON.stringify({ engines: rows, pages }, null, 2) : [...formatGraphBench(rows), "", ...(pages.length > 0 ? formatPageBench(pages) : [])].join("\n"));
   })().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));
     process.exitCode = 2;

@@ -30,7 +30,20 @@ export interface GraphRendered {
   readonly request: number;
 }
 
-type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
+/**
+ * The last overview layout a page made (opaque here): a panel opened again on the same graph draws it at once.
+ * Kept in the workspace's state too, so that the next window on an unchanged workspace draws it as well.
+ */
+interface KeptLayout {
+  readonly signature: string;
+  readonly layout: { readonly nodes: readonly unknown[] };
+}
+let keptLayout: KeptLayout | undefined;
+const KEPT_LAYOUT_KEY = "skill.graph.keptLayout";
+/** Larger layouts stay in memory only: the workspace state is no place for megabytes. */
+const KEPT_NODES_STORED = 2000;
+
+type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "layout"; readonly kept: KeptLayout } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
 
 /**
  * The Skill Graph panel: the namespace drawn in the editor's theme, live, laid out by the page to the panel's
@@ -40,6 +53,7 @@ export class GraphPanel {
   static current: GraphPanel | undefined;
   readonly #panel: vscode.WebviewPanel;
   readonly #client: LanguageClient;
+  readonly #state: vscode.Memento;
   readonly #disposables: vscode.Disposable[] = [];
   #graph: GraphResult | undefined;
   #ready = false;
@@ -54,6 +68,8 @@ export class GraphPanel {
 
   private constructor(context: vscode.ExtensionContext, client: LanguageClient) {
     this.#client = client;
+    this.#state = context.workspaceState;
+    keptLayout ??= context.workspaceState.get<KeptLayout>(KEPT_LAYOUT_KEY);
     const { panel, media } = createMediaPanel(context, "skill.graph", "Skill Graph", "graph");
     this.#panel = panel;
     this.#panel.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "skill-file.svg");
@@ -87,6 +103,8 @@ export class GraphPanel {
       }),
     );
     this.#panel.onDidDispose(() => this.dispose(), undefined, this.#disposables);
+    // The graph is asked for while the page loads, not after it says it is ready: the two overlap.
+    void this.refresh();
   }
 
   /** Opens the panel (or reveals it), focused on a handle when one is given. */
@@ -145,7 +163,8 @@ export class GraphPanel {
 
   #post(): void {
     if (!this.#ready || !this.#graph) return;
-    void this.#panel.webview.postMessage({ kind: "graph", graph: this.#graph });
+    const kept = keptLayout?.signature === this.#graph.signature ? keptLayout : undefined;
+    void this.#panel.webview.postMessage({ kind: "graph", graph: this.#graph, kept });
     if (this.#pendingFocus !== undefined) {
       void this.#panel.webview.postMessage({ kind: "focus", target: this.#pendingFocus, request: this.#focusRequests });
       this.#pendingFocus = undefined;
@@ -157,10 +176,14 @@ export class GraphPanel {
       case "ready":
         this.#ready = true;
         if (this.#graph) this.#post();
-        else void this.refresh();
+        else if (!this.#fetching) void this.refresh();
         break;
       case "open":
         void this.#open(message.id);
+        break;
+      case "layout":
+        keptLayout = message.kept;
+        void this.#state.update(KEPT_LAYOUT_KEY, message.kept.layout.nodes.length <= KEPT_NODES_STORED ? message.kept : undefined);
         break;
       case "rendered": {
         const { kind: _kind, ...rendered } = message;
@@ -205,11 +228,13 @@ export function registerGraphCommands(context: vscode.ExtensionContext, client: 
   context.subscriptions.push(
     vscode.commands.registerCommand("skill.showGraph", async (target?: vscode.Uri | string | null) => {
       const focus: FocusTarget | undefined = target === null ? null : typeof target === "string" ? { handle: target } : target instanceof vscode.Uri ? { uri: target.toString() } : undefined;
-      const existing = GraphPanel.current?.rendered;
+      const opened = GraphPanel.current;
+      const existing = opened?.rendered;
       const panel = GraphPanel.show(context, client, focus);
       if (existing && focus === undefined) return existing;
       const rendered = panel.nextRender();
-      await panel.refresh();
+      // A new panel has already asked for the graph.
+      if (opened) await panel.refresh();
       return rendered;
     }),
   );

@@ -11,7 +11,7 @@ import { buildGraph, closure, type GraphData } from "../../server/src/core/graph
 import { Namespace } from "../../server/src/core/index.js";
 import { expansionRows } from "../../media/graph/src/card.js";
 import { layered, type LayeredLayout, type Point } from "../../media/graph/src/layered.js";
-import { arrange, fitScale, nodeBoxes, READABLE_SCALE, type Panel } from "../../media/graph/src/layout.js";
+import { arrange, fitScale, nodeBoxes, panelChanged, READABLE_SCALE, restoreLayout, storeLayout, type Panel } from "../../media/graph/src/layout.js";
 import { generatedNamespace } from "../fixtures/skillGraph.js";
 import { loadExamples, workspace } from "./helpers.js";
 
@@ -220,3 +220,19 @@ describe("the focus card", () => {
     ]);
   });
 });
+
+describe("the layout the extension keeps for a panel opened again", () => {
+  test("survives JSON unchanged: every box, every edge's points, the panel it was made for", () => {
+    const graph = buildGraph(generatedNamespace(100));
+    const layout = arrange(graph, measure, { width: 421, height: 800 });
+    const restored = restoreLayout(JSON.parse(JSON.stringify(storeLayout(layout))));
+    assert.deepEqual([...restored.nodes.entries()], [...layout.nodes.entries()]);
+    assert.deepEqual(restored.edges, layout.edges);
+    assert.deepEqual({ ...restored, nodes: undefined }, { ...layout, nodes: undefined });
+    assertWellFormed(graph, restored);
+    // It is used only for a panel of about the same shape.
+    assert.equal(panelChanged(restored, { width: 430, height: 790 }), false);
+    assert.equal(panelChanged(restored, { width: 1182, height: 800 }), true);
+  });
+});
+

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The graph panel's page in Chromium, outside VS Code: it serves media/graph/ on 127.0.0.1 with the panel's
- * content security policy, hands the page a graph the way the extension does, and reads the page's own report
+ * content security policy (bench/graph-page.mjs), hands the page a graph the way the extension does, and reads the page's own report
  * of its layout time. For the look of the page and for layout timings at scale, at a chosen page size.
  *
  *   node esbuild.mjs && node --import tsx test/e2e/ui/graph-layout-bench.mjs [examples | N…] [--out DIR] [--focus @handle] [--size 1400x860] [--zoomed]
@@ -10,14 +10,14 @@
  *
  * N generates a namespace of N skills over the six built-in tools (test/fixtures/skillGraph.ts).
  */
-import { createServer } from "node:http";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import * as path from "node:path";
 import { buildGraph } from "../../../server/src/core/graph.ts";
 import { Namespace } from "../../../server/src/core/namespace.ts";
 import { loadExamples } from "../../unit/helpers.ts";
 import { generatedNamespace } from "../../fixtures/skillGraph.ts";
 import { ensureVsCodeServer, launchChromium, REPO_ROOT } from "../../../scripts/vscode-server.mjs";
+import { servePanelPage } from "../../../bench/graph-page.mjs";
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf("--out");
@@ -40,36 +40,7 @@ function graphFor(size) {
   return buildGraph(generatedNamespace(Number(size)));
 }
 
-const media = path.join(REPO_ROOT, "media", "graph");
-const TYPES = { ".js": "text/javascript", ".css": "text/css" };
-function page() {
-  const csp = "default-src 'none'; style-src 'self'; script-src 'nonce-bench';";
-  const panel = readFileSync(path.join(REPO_ROOT, "client", "src", "graphPanel.ts"), "utf8");
-  // The panel's own markup, from graphPanel.ts, so this page is the one VS Code shows.
-  const body = panel.slice(panel.indexOf("<header>"), panel.indexOf("<script nonce"));
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="/graph.css"><link rel="stylesheet" href="/theme.css"></head>
-<body class="vscode-dark">${body}<script nonce="bench" src="/graph.js"></script></body></html>`;
-}
-/** VS Code's Dark Modern colours for the variables the page reads. */
-const THEME = `:root { --vscode-font-family: system-ui, "Segoe UI", Ubuntu, sans-serif; --vscode-font-size: 13px; --vscode-foreground: #cccccc; --vscode-editor-foreground: #cccccc;
-  --vscode-editor-background: #1f1f1f; --vscode-descriptionForeground: #9d9d9d; --vscode-focusBorder: #0078d4; --vscode-panel-border: #2b2b2b;
-  --vscode-input-background: #313131; --vscode-input-foreground: #cccccc; --vscode-input-border: #3c3c3c; --vscode-button-secondaryBackground: #313131;
-  --vscode-button-secondaryForeground: #cccccc; --vscode-sideBar-background: #181818; --vscode-editorHoverWidget-background: #202020; }`;
-
-const server = createServer((request, response) => {
-  const url = new URL(request.url ?? "/", "http://127.0.0.1");
-  if (url.pathname === "/") return response.writeHead(200, { "content-type": "text/html" }).end(page());
-  if (url.pathname === "/theme.css") return response.writeHead(200, { "content-type": "text/css" }).end(THEME);
-  const file = path.join(media, path.basename(url.pathname));
-  try {
-    response.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
-  } catch {
-    response.writeHead(404).end();
-  }
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const address = server.address();
+const served = await servePanelPage();
 const install = await ensureVsCodeServer();
 const browser = await launchChromium(install);
 try {
@@ -81,7 +52,7 @@ try {
       globalThis.reports = [];
       globalThis.acquireVsCodeApi = () => ({ postMessage: (message) => globalThis.reports.push(message), getState: () => undefined, setState: () => {} });
     });
-    await tab.goto(`http://127.0.0.1:${address.port}/`);
+    await tab.goto(served.url);
     await tab.waitForFunction(() => globalThis.reports.some((report) => report.kind === "ready"));
     const started = Date.now();
     await tab.evaluate((data) => {
@@ -138,5 +109,5 @@ try {
   }
 } finally {
   await browser.close();
-  server.close();
+  await served.close();
 }

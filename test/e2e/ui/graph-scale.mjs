@@ -24,7 +24,14 @@ export async function run(page, { artifactsDir }) {
   await pickQuickItem(page, "skill-0.skill.md");
   await page.locator(".editor-instance .monaco-editor").first().waitFor();
   await runCommand(page, "Skill: Show Skill Graph");
+  // Enter has been pressed on the command: from here on the user waits.
+  const opened = Date.now();
   const panel = webviewContent(page);
+  // The page's clock: the first frame with the graph on screen, as wall-clock time and since the page began loading.
+  const canvas = panel.locator("#canvas");
+  await canvas.and(panel.locator("[data-painted-at]")).waitFor({ timeout: 180_000 });
+  const paintedAt = Number(await canvas.getAttribute("data-painted-at"));
+  console.log(`graph-scale: ${count} skills, Enter on the command → the graph on screen ${paintedAt - opened} ms (the page's own load → on screen ${await canvas.getAttribute("data-shown-ms")} ms; phases ${await canvas.getAttribute("data-phases")})`);
   // Until the server has read every file: the panel follows as the graph grows.
   await panel.locator("#stats").filter({ hasText: new RegExp(`^${count.toLocaleString("en-US")} skills`) }).waitFor({ timeout: 180_000 });
   const status = panel.locator("#status");
