@@ -64,6 +64,17 @@ export interface AlignmentResult {
   readonly menuSkills: readonly string[];
   readonly menuTools: readonly string[];
   readonly entries: readonly AlignmentEntry[];
+  /** Whether the menu fits the model's context (the loaded model's, else skill.model.contextSize). */
+  readonly fit: AlignmentFit;
+}
+export interface AlignmentFit {
+  readonly fits: boolean;
+  readonly contextSize: number;
+  /** The context less the room kept for the request and the plan. */
+  readonly budget: number;
+  readonly entriesThatFit: number;
+  /** The sentence with the figures, when the menu does not fit. */
+  readonly sentence?: string;
 }
 /** The planner's system prompt and its size. */
 export const AlignmentRequest = new RequestType0<AlignmentResult, void>("skill/alignment");

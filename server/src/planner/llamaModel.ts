@@ -62,6 +62,16 @@ export interface LlamaModelSettings {
 }
 
 const DEFAULT_CONTEXT_SIZE = 4096;
+/** The smallest context a model is given. */
+const MIN_CONTEXT_SIZE = 256;
+
+/**
+ * The context a model gets for this setting before it is loaded: the setting (default 4096), at least 256. A
+ * load may clamp it further to the model's trained context, which only the loaded file tells.
+ */
+export function configuredContextSize(setting: number | undefined): number {
+  return Math.max(MIN_CONTEXT_SIZE, setting ?? DEFAULT_CONTEXT_SIZE);
+}
 /** Said at the end of an answer that ran into the end of the context. */
 export const CONTEXT_FULL_NOTE = "the answer was cut: the context is full";
 const DEFAULT_IDLE_UNLOAD_MS = 300_000;
@@ -210,6 +220,11 @@ export class LlamaPlannerModel implements PlannerModel {
   tokenCounter(): ((text: string) => number) | undefined {
     const model = this.#loaded?.model;
     return model && !model.disposed ? (text) => model.tokenize(text).length : undefined;
+  }
+
+  /** The loaded context's size, else the one the settings ask for (see {@link configuredContextSize}). */
+  contextSize(): number {
+    return this.#loaded?.info.contextSize ?? configuredContextSize(this.#settings.contextSize);
   }
 
   async prepare(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: ModelProgress) => void } = {}): Promise<ModelInfo> {
@@ -466,7 +481,7 @@ export class LlamaPlannerModel implements PlannerModel {
     }
     try {
       const trained = model.trainContextSize;
-      const contextSize = Math.max(256, Math.min(this.#settings.contextSize ?? DEFAULT_CONTEXT_SIZE, trained > 0 ? trained : Number.MAX_SAFE_INTEGER));
+      const contextSize = Math.max(MIN_CONTEXT_SIZE, Math.min(this.#settings.contextSize ?? DEFAULT_CONTEXT_SIZE, trained > 0 ? trained : Number.MAX_SAFE_INTEGER));
       const context = await model.createContext({ contextSize, sequences: SLOTS.length, threads: this.#threads });
       const slots = new Map<ModelSlot, Slot>();
       for (const name of SLOTS) {
