@@ -91,6 +91,8 @@ interface Loaded {
   readonly slots: ReadonlyMap<ModelSlot, Slot>;
   readonly grammars: Map<string, Promise<LlamaGrammar>>;
   readonly info: ModelInfo;
+  /** The context asked for, clamped to the trained one: llama.cpp may round the real context up. */
+  readonly contextLimit: number;
   /** Made on the first score request: one sequence per candidate, each keeping its evaluated prefix. */
   scoring?: Scoring;
 }
@@ -222,9 +224,12 @@ export class LlamaPlannerModel implements PlannerModel {
     return model && !model.disposed ? (text) => model.tokenize(text).length : undefined;
   }
 
-  /** The loaded context's size, else the one the settings ask for (see {@link configuredContextSize}). */
+  /**
+   * The context size a request may count on: the setting clamped to the loaded model's trained context, else the
+   * setting (see {@link configuredContextSize}). Not llama.cpp's rounded-up size: the user's figure is the limit.
+   */
   contextSize(): number {
-    return this.#loaded?.info.contextSize ?? configuredContextSize(this.#settings.contextSize);
+    return this.#loaded?.contextLimit ?? configuredContextSize(this.#settings.contextSize);
   }
 
   async prepare(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: ModelProgress) => void } = {}): Promise<ModelInfo> {
@@ -497,7 +502,7 @@ export class LlamaPlannerModel implements PlannerModel {
         device: shared.llama.gpu === false ? "cpu" : shared.llama.gpu,
         loadMs: performance.now() - started,
       };
-      return { nlc, llama: shared.llama, model, context, slots, grammars: new Map(), info };
+      return { nlc, llama: shared.llama, model, context, slots, grammars: new Map(), info, contextLimit: Math.min(contextSize, context.contextSize) };
     } catch (error) {
       await model.dispose();
       const reason = error instanceof Error ? error.message : String(error);
