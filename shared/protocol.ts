@@ -205,6 +205,8 @@ export const PrepareModelRequest = new RequestType0<PrepareModelResult, void>("s
 export const NO_MODEL_ERROR = 1001;
 /** Error code of a planner request refused in a restricted workspace. */
 export const UNTRUSTED_ERROR = 1002;
+/** Run Plan's error when the menu is larger than the model's context; the message is the menu's sentence. */
+export const MENU_TOO_LARGE_ERROR = 1003;
 
 export interface ExportBundleParams {
   /** The skill's file. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { CancellationTokenSource, ResponseError } from "vscode-languageserver-protocol";
-import { AlignmentRequest, NO_MODEL_ERROR, PlanEventNotification, RunPlanRequest, UNTRUSTED_ERROR, type PlanEventParams } from "../../shared/protocol.js";
+import { AlignmentRequest, MENU_TOO_LARGE_ERROR, NO_MODEL_ERROR, PlanEventNotification, RunPlanRequest, UNTRUSTED_ERROR, type PlanEventParams } from "../../shared/protocol.js";
 import { writeScriptedModel } from "../fixtures/model/gguf.js";
 import { TestClient, copyWorkspace, removeWorkspace } from "./harness.js";
 
@@ -111,6 +111,7 @@ describe("the planner without a model", () => {
       assert.match(alignment.fit.sentence ?? "", /^The menu does not fit the model's context: the system prompt is ~\d+ tokens/);
       await assert.rejects(client.connection.sendRequest(RunPlanRequest, { runId: "big", request: "What's my PAN number?", trusted: true }), (error: unknown) => {
         assert.ok(error instanceof ResponseError);
+        assert.equal(error.code, MENU_TOO_LARGE_ERROR);
         assert.equal(error.message, alignment.fit.sentence);
         return true;
       });

@@ -86,5 +86,19 @@ describe("Run Plan on a menu the context cannot hold (SmolLM2)", () => {
     assert.match(err, new RegExp(`^error {5}${SENTENCE_START.replace(/[()]/g, "\\$&")}~[\\d,]+ tokens`));
     assert.doesNotMatch(out, /^model/m);
   });
-});
 
+  test("skill-lsp menu --model counts with SmolLM2's tokenizer and clamps --context to its trained 8,192 tokens", async () => {
+    let out = "";
+    let err = "";
+    const code = await runCli(["menu", "--folder", skills, "--model", MODEL, "--context", "100000", "--threads", "2", "--gpu", "off"], {
+      out: (line) => void (out += `${line}\n`),
+      err: (line) => void (err += `${line}\n`),
+      write: (text) => void (out += text),
+    });
+    assert.equal(code, 1);
+    const match = new RegExp(`^${SENTENCE_START}([\\d,]+) tokens \\(`).exec(err);
+    assert.ok(match, err);
+    assert.match(err, /a context of 8,192 tokens leaves 7,424 for it/);
+    assert.match(out, new RegExp(`— ${(match[1] ?? "").replace(/,/g, "")} tokens, \\d+ characters; planning on \\(3000 skills on the menu\\)`));
+  });
+});

@@ -7,7 +7,9 @@ const MENU_USAGE = `menu [--folder F] [--context N] [--model M]
                                model's context (exit 1 when it does not).
     --context N                Context size in tokens (default 4096), as skill.model.contextSize.
     --model M                  Count with this .gguf file's tokenizer (and clamp the context to its
-                               trained size) instead of estimating 4 characters a token.`;
+                               trained size) instead of estimating 4 characters a token.
+    --threads N, --gpu auto|off
+                               How to run the model for --model (default all cores, off).`;
 
 /** `menu`: the planner's system prompt, its price, and whether the model's context holds it. */
 export const menuVerb: Verb = {

@@ -1,5 +1,6 @@
 import { ErrorCodes, LSPErrorCodes, ResponseError, type Connection } from "vscode-languageserver/node.js";
 import {
+  MENU_TOO_LARGE_ERROR,
   NO_MODEL_ERROR,
   PlanEventNotification,
   PrepareModelRequest,
@@ -146,7 +147,8 @@ export class PlannerHost {
   #toResponseError(error: unknown): ResponseError<void> {
     if (error instanceof ResponseError) return error;
     if (isAbortError(error)) return new ResponseError(LSPErrorCodes.RequestCancelled, "The run was cancelled.");
-    if (error instanceof ModelError || error instanceof MenuFitError) return new ResponseError(ErrorCodes.InvalidRequest, error.message);
+    if (error instanceof MenuFitError) return new ResponseError(MENU_TOO_LARGE_ERROR, error.message);
+    if (error instanceof ModelError) return new ResponseError(ErrorCodes.InvalidRequest, error.message);
     return new ResponseError(ErrorCodes.InternalError, error instanceof Error ? error.message : String(error));
   }
 
