@@ -22,7 +22,8 @@ import { URI } from "vscode-uri";
 import type { Diagnostic, Location, WorkspaceDocumentDiagnosticReport, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { LANGUAGE_ID, SERVER_NODE_FLAGS } from "../shared/protocol.js";
 import { scanMentions } from "../server/src/core/mentions.js";
-import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, SimilarityIndex, summaryTerms, termSimilarity } from "../server/src/core/similarity.js";
+import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, summaryTerms, termSimilarity } from "../server/src/core/similarity.js";
+import { SimilarityIndex } from "../server/src/core/similarityIndex.js";
 import { cachedModelPath, SMOLLM2 } from "../server/src/planner/modelCatalog.js";
 import { ensurePeer, MarkdownSubject, PEER, PEER_CACHE, peerInstalled, peerVersion } from "./markdown.js";
 import {

@@ -7,6 +7,8 @@ export * from "./moves.js";
 export * from "./namespace.js";
 export * from "./prose.js";
 export * from "./similarity.js";
+export * from "./similarityIndex.js";
+export * from "./menuCompetition.js";
 export * from "./skillFile.js";
 export * from "./slug.js";
 export * from "./text.js";

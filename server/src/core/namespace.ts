@@ -1,6 +1,6 @@
 import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type ConfigMention, type DeclaredTool } from "./config.js";
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
-import { MenuCompetition } from "./similarity.js";
+import { MenuCompetition } from "./menuCompetition.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { nearest, parseSkillFile, type Mention, type SkillFile } from "./skillFile.js";
 import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
@@ -405,8 +405,11 @@ export class Namespace {
     if (occupant) return { refused: `@${newHandle} would overwrite the file ${occupant}; rename or remove that file first.` };
 
     const edits = new Map<string, TextEdit[]>();
+    // One new text per sigil, shared by the edits: a thousand-file rename built a thousand equal strings.
+    const newTexts = new Map<string, string>();
+    const newTextFor = (sigil: string): string => newTexts.get(sigil) ?? newTexts.set(sigil, `${sigil}${newHandle}`).get(sigil) ?? "";
     for (const uri of this.mentioners(oldKey)) {
-      const fileEdits = this.referencesTo(skill, this.#mentionsOf(uri)).map((mention) => ({ range: mention.range, newText: `${sigilOf(mention)}${newHandle}` }));
+      const fileEdits = this.referencesTo(skill, this.#mentionsOf(uri)).map((mention) => ({ range: mention.range, newText: newTextFor(sigilOf(mention)) }));
       if (fileEdits.length > 0) edits.set(uri, fileEdits);
     }
     const own = skill.format.ownEdits(skill, newHandle);

@@ -75,7 +75,7 @@ export async function findWorkspaceFiles(folder: string, ignore?: IgnoreRules): 
     // Joined by hand: path.join normalises every one of 10,000 names, a tenth of the listing's time.
     const prefix = directory.endsWith(path.sep) ? directory : directory + path.sep;
     for (const entry of entries) {
-      const full = path.join(directory, entry.name);
+      const full = prefix + entry.name;
       const childRelative = relative === "" ? entry.name : `${relative}/${entry.name}`;
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();

@@ -32,7 +32,8 @@ export function renameEdit(plan: RenamePlan, versionOf: VersionOf, includeFileRe
   const inside = (uri: string) => movesFolder && uri.startsWith(`${oldUri}/`);
   const textEdit = (uri: string, edits: RenamePlan["edits"] extends ReadonlyMap<string, infer E> ? E : never, version: number | null): TextDocumentEdit => ({
     textDocument: { uri, version } satisfies OptionalVersionedTextDocumentIdentifier,
-    edits: edits.map((edit) => ({ range: edit.range, newText: edit.newText })),
+    // The plan's edits are already { range, newText }: copied as an array, not object by object.
+    edits: edits.slice(),
   });
   // In URI order, for a stable answer; code-unit order, as a thousand-file rename sorts a thousand URIs.
   const sorted = [...plan.edits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

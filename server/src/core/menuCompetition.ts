@@ -1,0 +1,225 @@
+/**
+ * The `menu-similar` diagnostics: two skills on the menu whose summaries are alike (see similarity.ts), kept
+ * exact as the workspace changes.
+ */
+import type { CoreDiagnostic } from "./diagnostics.js";
+import { DiagnosticCodes } from "./diagnostics.js";
+import { MAX_SIMILAR_REPORTED, MENU_SIMILARITY_THRESHOLD, summaryTerms } from "./similarity.js";
+import { SimilarityIndex, type Closest, type SimilarNeighbour, type SimilarityJoin } from "./similarityIndex.js";
+import type { SkillFile } from "./skillFile.js";
+
+/** True for a skill that competes on the default menu: a valid handle, enabled, advertised, with a summary. */
+export function competesOnMenu(skill: SkillFile | undefined): skill is SkillFile {
+  return skill !== undefined && skill.validHandle && skill.enabled && skill.advertised && (skill.summary?.trim() ?? "") !== "";
+}
+
+/** What of a skill the `menu-similar` diagnostics of its neighbours show: its summary and where it stands. */
+function menuKey(skill: SkillFile | undefined): string | undefined {
+  if (!competesOnMenu(skill)) return undefined;
+  const start = skill.summaryRange?.start;
+  return `${skill.summary ?? ""}\u0000${start?.line ?? 0}:${start?.character ?? 0}`;
+}
+
+/** Neighbours kept per skill: one more than shown, in case one is dropped (a second file with the same handle). */
+const LIMIT = MAX_SIMILAR_REPORTED + 1;
+
+/**
+ * The `menu-similar` diagnostics of a namespace. Nothing is indexed until asked: by the first skill that
+ * competes on the menu being diagnosed (then the whole index is built at once), or by {@link start}, which
+ * builds it in steps ({@link advance}) while every other diagnostic is answered without it. Until it is ready
+ * no skill has a `menu-similar` warning; from then on the index follows every change, and a change answers the
+ * skills whose diagnostics it may change: the changed skill's neighbours before and after, nobody else.
+ */
+export class MenuCompetition {
+  readonly #skills: () => Iterable<SkillFile>;
+  readonly #lookup: (uri: string) => SkillFile | undefined;
+  readonly #index = new SimilarityIndex();
+  /** Each competing skill's closest neighbours, until a change near it. */
+  readonly #closest = new Map<string, Closest>();
+  #state: "idle" | "deferred" | "building" | "ready" = "idle";
+  /** While building: the skills still to read, then to index (their terms), then to query. */
+  #toRead: string[] = [];
+  readonly #toIndex = new Map<string, readonly string[] | undefined>();
+  #toQuery: string[] = [];
+  #phase: "read" | "index" | "join" | "query" = "read";
+  #indexing: IterableIterator<[string, readonly string[] | undefined]> | undefined;
+  #join: SimilarityJoin | undefined;
+  /** Changes that came while the pairs were being found (the index is fixed meanwhile): applied after. */
+  readonly #pending = new Map<string, readonly string[] | undefined>();
+  #cursor = 0;
+
+  /** `skills` lists the namespace's skills when the index is first needed; `lookup` finds one by URI. */
+  constructor(skills: () => Iterable<SkillFile>, lookup: (uri: string) => SkillFile | undefined) {
+    this.#skills = skills;
+    this.#lookup = lookup;
+  }
+
+  /** True once every pair is known: from then on the warnings are complete and kept exact. */
+  get ready(): boolean {
+    return this.#state === "ready";
+  }
+
+  /** Until {@link start}, diagnosing a skill builds nothing: its warnings are left out rather than computed on the spot. */
+  defer(): void {
+    if (this.#state === "idle") this.#state = "deferred";
+  }
+
+  /** Begins building the index in steps over the namespace's skills as they are now (later changes are followed). */
+  start(): void {
+    if (this.#state !== "idle" && this.#state !== "deferred") return;
+    this.#state = "building";
+    this.#phase = "read";
+    this.#toRead = [];
+    for (const skill of this.#skills()) if (competesOnMenu(skill)) this.#toRead.push(skill.uri);
+    this.#cursor = 0;
+  }
+
+  /**
+   * Does about `units` units of the building (a unit: one summary read, indexed, compared or queried). Answers
+   * undefined while there is more to do; once the index is ready, the URIs of the skills that now have warnings.
+   */
+  advance(units: number): Set<string> | undefined {
+    if (this.#state !== "building") return this.#state === "ready" ? new Set() : undefined;
+    let budget = units;
+    while (budget > 0) {
+      if (this.#phase === "read") {
+        const uri = this.#toRead[this.#cursor++];
+        if (uri === undefined) {
+          this.#toRead = [];
+          this.#phase = "index";
+          continue;
+        }
+        budget--;
+        // A change since the start already put the skill's current terms in.
+        if (!this.#toIndex.has(uri)) this.#toIndex.set(uri, termsOf(this.#lookup(uri)));
+      } else if (this.#phase === "index") {
+        // One live iterator: a skill deleted once visited and set again by a change comes round again at the end.
+        this.#indexing ??= this.#toIndex.entries();
+        const next = this.#indexing.next();
+        if (next.done) {
+          this.#indexing = undefined;
+          this.#phase = "join";
+          continue;
+        }
+        budget--;
+        const [uri, terms] = next.value;
+        this.#toIndex.delete(uri);
+        this.#index.setTerms(uri, terms);
+      } else if (this.#phase === "join") {
+        this.#join ??= this.#index.startLink();
+        const done = this.#join.advance(budget);
+        budget = 0;
+        if (!done) continue;
+        this.#join = undefined;
+        this.#phase = "query";
+        this.#toQuery = [];
+        for (const skill of this.#skills()) if (this.#index.has(skill.uri)) this.#toQuery.push(skill.uri);
+        this.#cursor = 0;
+        for (const [uri, terms] of this.#pending) this.#apply(uri, terms);
+        this.#pending.clear();
+      } else {
+        const uri = this.#toQuery[this.#cursor++];
+        if (uri === undefined) return this.#finish();
+        if (this.#closest.has(uri)) continue;
+        budget--;
+        this.#index.closestOfGroup(uri, LIMIT, this.#closest);
+      }
+    }
+    return undefined;
+  }
+
+  /** The building's end: the skills with a warning to show. */
+  #finish(): Set<string> {
+    this.#state = "ready";
+    this.#toQuery = [];
+    const warned = new Set<string>();
+    for (const [uri, found] of this.#closest) if (found.total > 0) warned.add(uri);
+    return warned;
+  }
+
+  /** Follows a skill's change (undefined: absent before, or removed). Answers the other URIs to diagnose again. */
+  change(uri: string, previous: SkillFile | undefined, next: SkillFile | undefined): string[] {
+    if (this.#state === "idle" || this.#state === "deferred") return [];
+    if (menuKey(previous) === menuKey(next)) return [];
+    const terms = termsOf(next);
+    if (this.#state === "building") {
+      if (this.#phase === "read" || (this.#phase === "index" && !this.#index.has(uri))) {
+        // Not indexed yet: the current terms wait their turn (a skill removed waits as nothing).
+        this.#toIndex.set(uri, terms);
+        return [];
+      }
+      if (this.#phase === "join") {
+        this.#pending.set(uri, terms);
+        return [];
+      }
+    }
+    const affected = this.#apply(uri, terms);
+    if (this.#state === "building") return [];
+    affected.delete(uri);
+    return [...affected];
+  }
+
+  /**
+   * Sets a skill's terms in the index and forgets the closest neighbours of everyone it was or is now close to.
+   * While building, they are queried again in their turn; nobody shows a warning before the end.
+   */
+  #apply(uri: string, terms: readonly string[] | undefined): Set<string> {
+    const affected = new Set(this.#index.neighbours(uri).map((neighbour) => neighbour.key));
+    this.#index.setTerms(uri, terms);
+    for (const neighbour of this.#index.neighbours(uri)) affected.add(neighbour.key);
+    this.#closest.delete(uri);
+    for (const key of affected) this.#closest.delete(key);
+    if (this.#state === "building" && this.#phase === "query") {
+      if (terms !== undefined) this.#toQuery.push(uri);
+      for (const key of affected) this.#toQuery.push(key);
+    }
+    return affected;
+  }
+
+  /** The skill's `menu-similar` warnings, one per close neighbour (at most {@link MAX_SIMILAR_REPORTED}). */
+  diagnose(skill: SkillFile, lookup: (uri: string) => SkillFile | undefined): CoreDiagnostic[] {
+    if (!competesOnMenu(skill)) return [];
+    if (this.#state === "idle") this.#activate();
+    if (this.#state !== "ready") return [];
+    let found = this.#closest.get(skill.uri);
+    if (!found) {
+      found = this.#index.closest(skill.uri, LIMIT);
+      this.#closest.set(skill.uri, found);
+    }
+    const { closest, total } = found;
+    const neighbours = closest
+      .map((neighbour) => ({ ...neighbour, skill: lookup(neighbour.key) }))
+      // Two files with one handle are a duplicate-handle error already.
+      .filter((neighbour): neighbour is SimilarNeighbour & { skill: SkillFile } => competesOnMenu(neighbour.skill) && neighbour.skill.slug !== skill.slug);
+    const dropped = closest.length - neighbours.length;
+    const range = skill.summaryRange ?? skill.lines.rangeOf(0, 0);
+    const shown = neighbours.slice(0, MAX_SIMILAR_REPORTED);
+    return shown.map((neighbour, index) => {
+      const more = index === shown.length - 1 ? total - dropped - shown.length : 0;
+      const other = neighbour.skill;
+      return {
+        range,
+        severity: "warning" as const,
+        code: DiagnosticCodes.menuSimilar,
+        message:
+          `The summary of @${skill.slug} is so like @${other.slug}'s (similarity ${neighbour.score.toFixed(2)}; the warning starts at ${MENU_SIMILARITY_THRESHOLD.toFixed(2)}) ` +
+          `that a small planner may not tell them apart and pick either for the same request. Say what sets each apart, or take one off the menu ` +
+          `(advertised: false) and mention it from the other.${more > 0 ? ` ${more} more skill${more === 1 ? " is" : "s are"} as close.` : ""}`,
+        related: [{ uri: other.uri, range: other.summaryRange ?? other.lines.rangeOf(0, 0), message: `@${other.slug}'s summary` }],
+      };
+    });
+  }
+
+  #activate(): void {
+    this.#state = "ready";
+    const summaries: [string, string][] = [];
+    for (const skill of this.#skills()) if (competesOnMenu(skill)) summaries.push([skill.uri, skill.summary ?? ""]);
+    this.#index.build(summaries);
+    // One query per group of identical summaries fills every skill's neighbours: diagnosing a whole workspace then reads them.
+    for (const [uri, found] of this.#index.allClosest(LIMIT)) this.#closest.set(uri, found);
+  }
+}
+
+function termsOf(skill: SkillFile | undefined): readonly string[] | undefined {
+  return competesOnMenu(skill) ? summaryTerms(skill.summary ?? "") : undefined;
+}
