@@ -64,6 +64,17 @@ export interface AlignmentResult {
   readonly menuSkills: readonly string[];
   readonly menuTools: readonly string[];
   readonly entries: readonly AlignmentEntry[];
+  /** Whether the menu fits the model's context (the loaded model's, else skill.model.contextSize). */
+  readonly fit: AlignmentFit;
+}
+export interface AlignmentFit {
+  readonly fits: boolean;
+  readonly contextSize: number;
+  /** The context less the room kept for the request and the plan. */
+  readonly budget: number;
+  readonly entriesThatFit: number;
+  /** The sentence with the figures, when the menu does not fit. */
+  readonly sentence?: string;
 }
 /** The planner's system prompt and its size. */
 export const AlignmentRequest = new RequestType0<AlignmentResult, void>("skill/alignment");
@@ -194,6 +205,8 @@ export const PrepareModelRequest = new RequestType0<PrepareModelResult, void>("s
 export const NO_MODEL_ERROR = 1001;
 /** Error code of a planner request refused in a restricted workspace. */
 export const UNTRUSTED_ERROR = 1002;
+/** Run Plan's error when the menu is larger than the model's context; the message is the menu's sentence. */
+export const MENU_TOO_LARGE_ERROR = 1003;
 
 export interface ExportBundleParams {
   /** The skill's file. */

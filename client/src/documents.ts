@@ -43,6 +43,13 @@ export class AlignmentDocuments implements vscode.TextDocumentContentProvider {
       alignment.planning
         ? `<!-- Planning is on: ${countOf(alignment.menuSkills.length, "skill")} and ${countOf(alignment.menuTools.length, "tool")} on the menu. -->`
         : "<!-- Planning is off: no skill is on the menu, so requests go straight to the model. -->",
+      ...(alignment.planning
+        ? [
+            alignment.fit.sentence
+              ? `<!-- ${alignment.fit.sentence} -->`
+              : `<!-- It fits the model's context of ${alignment.fit.contextSize} tokens, which leaves ${alignment.fit.budget} for the menu once the request and the plan have their room. -->`,
+          ]
+        : []),
       ...(shares ? ["<!-- Each menu entry's share: -->", shares] : []),
       "",
     ].join("\n");

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { NO_MODEL_ERROR, PlanEventNotification, RunPlanRequest, UNTRUSTED_ERROR, type PlanEventParams } from "../../shared/protocol.js";
+import { MENU_TOO_LARGE_ERROR, NO_MODEL_ERROR, PlanEventNotification, RunPlanRequest, UNTRUSTED_ERROR, type PlanEventParams } from "../../shared/protocol.js";
 import { createMediaPanel, nonce } from "./webview.js";
 
 /** Messages the panel's page receives: the run's events, and the state around them. */
@@ -97,7 +97,7 @@ export class PlanPanel {
     } catch (error) {
       const code = typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined;
       const message = error instanceof Error ? error.message : String(error);
-      if (!source.token.isCancellationRequested) this.#post({ kind: "failed", message, noModel: code === NO_MODEL_ERROR || code === UNTRUSTED_ERROR ? code === NO_MODEL_ERROR : /model/i.test(message) });
+      if (!source.token.isCancellationRequested) this.#post({ kind: "failed", message, noModel: code === NO_MODEL_ERROR || code === UNTRUSTED_ERROR || code === MENU_TOO_LARGE_ERROR ? code === NO_MODEL_ERROR : /model/i.test(message) });
     } finally {
       if (this.#run === source) this.#run = undefined;
       this.#post({ kind: "finished" });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { CancellationTokenSource, ResponseError } from "vscode-languageserver-protocol";
-import { AlignmentRequest, NO_MODEL_ERROR, PlanEventNotification, RunPlanRequest, UNTRUSTED_ERROR, type PlanEventParams } from "../../shared/protocol.js";
+import { AlignmentRequest, MENU_TOO_LARGE_ERROR, NO_MODEL_ERROR, PlanEventNotification, RunPlanRequest, UNTRUSTED_ERROR, type PlanEventParams } from "../../shared/protocol.js";
 import { writeScriptedModel } from "../fixtures/model/gguf.js";
 import { TestClient, copyWorkspace, removeWorkspace } from "./harness.js";
 
@@ -94,5 +94,31 @@ describe("the planner without a model", () => {
     await client.stop();
     removeWorkspace(folder);
     rmSync(models, { recursive: true, force: true });
+  });
+
+  it("a menu larger than skill.model.contextSize: the Alignment document and Run Plan give the same sentence, before the model loads", async () => {
+    const folder = copyWorkspace();
+    const models = mkdtempSync(path.join(tmpdir(), "skill-models-"));
+    const model = path.join(models, "plans-search-info.gguf");
+    await writeScriptedModel(model, PLAN_SCRIPT, { contextLength: 8192 });
+    // 900 tokens leave 132 for the menu: examples/ is about 323.
+    const client = await TestClient.start({ folders: [folder], settings: { model: { path: model, threads: 1, contextSize: 900, gpu: "off" } } });
+    try {
+      const alignment = await client.connection.sendRequest(AlignmentRequest);
+      assert.equal(alignment.fit.fits, false);
+      assert.equal(alignment.fit.contextSize, 900);
+      assert.equal(alignment.fit.budget, 132);
+      assert.match(alignment.fit.sentence ?? "", /^The menu does not fit the model's context: the system prompt is ~\d+ tokens/);
+      await assert.rejects(client.connection.sendRequest(RunPlanRequest, { runId: "big", request: "What's my PAN number?", trusted: true }), (error: unknown) => {
+        assert.ok(error instanceof ResponseError);
+        assert.equal(error.code, MENU_TOO_LARGE_ERROR);
+        assert.equal(error.message, alignment.fit.sentence);
+        return true;
+      });
+    } finally {
+      await client.stop();
+      removeWorkspace(folder);
+      rmSync(models, { recursive: true, force: true });
+    }
   });
 });

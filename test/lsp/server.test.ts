@@ -296,6 +296,7 @@ describe("language server over stdio (pull diagnostics)", () => {
     assert.match(alignment.text, /\nYour skills:\n- @search-info: /);
     assert.match(alignment.text, /\nYour tools:\n- @current-date: /);
     assert.equal(alignment.exact, false);
+    assert.deepEqual({ fits: alignment.fit.fits, contextSize: alignment.fit.contextSize, budget: alignment.fit.budget }, { fits: true, contextSize: 4096, budget: 3328 });
     assert.deepEqual(await client.connection.sendRequest(MintRequest, { title: "Fetch File" }), { handle: "fetch-file-2", suffixed: true });
     assert.deepEqual(await client.connection.sendRequest(MintRequest, { title: "Meeting Notes!" }), { handle: "meeting-notes", suffixed: false });
     const created = await client.connection.sendRequest(NewSkillRequest, { title: "Plan Trip", folderUri: uriOf(folder) });

@@ -174,3 +174,88 @@ export function approximateTokenSize(characters: number): { readonly tokens: num
   const tokens = Math.ceil(characters / 4);
   return { tokens, exact: false, label: `~${tokens} tokens` };
 }
+
+/**
+ * Tokens the plan pass needs beside the menu: the planning directive (about 110 tokens), the chat template, the
+ * request, and the plan's JSON (at most 512 tokens).
+ */
+export const PLAN_ROOM_TOKENS = 768;
+
+/**
+ * No text measured (docs/planner.md) has more than 4.41 characters per token on the catalogue's tokenizers, so
+ * characters / 6 is a floor: a menu whose floor is over the budget cannot fit, whatever the model.
+ */
+const FLOOR_CHARACTERS_PER_TOKEN = 6;
+
+/** Whether the menu fits a context, with the figures that say so. */
+export interface MenuFit {
+  readonly fits: boolean;
+  /** The whole system prompt's tokens, exact or estimated. */
+  readonly tokens: number;
+  readonly exact: boolean;
+  /** The instructions, blurbs and headings: the prompt without its entries. */
+  readonly baseTokens: number;
+  readonly contextSize: number;
+  /** What the menu may take: the context less {@link PLAN_ROOM_TOKENS}. */
+  readonly budget: number;
+  readonly entries: number;
+  /** How many entries, in menu order, fit the budget after the base. */
+  readonly entriesThatFit: number;
+  /** The one sentence every surface shows when the menu does not fit; undefined when it fits. */
+  readonly sentence: string | undefined;
+}
+
+/**
+ * Whether the menu of `prompt` fits a context of `contextSize` tokens with room for the plan pass, counted with
+ * the model's tokenizer when one is given, else estimated (characters / 4). `entryTokens`, the entries' exact
+ * counts when the caller already has them, saves counting them again.
+ */
+export function menuFit(prompt: SystemPrompt, contextSize: number, countTokens?: (text: string) => number, entryTokens?: readonly number[]): MenuFit {
+  const total = tokenSize(prompt.text, countTokens).tokens;
+  // The base is the prompt without its entry lines; each entry costs its own tokens and its line break.
+  let base = "";
+  let from = 0;
+  for (const entry of prompt.entries) {
+    base += prompt.text.slice(from, entry.start - 1);
+    from = entry.end;
+  }
+  base += prompt.text.slice(from);
+  const baseTokens = Math.min(total, tokenSize(base, countTokens).tokens);
+  const costs = countTokens
+    ? prompt.entries.map((entry, index) => (entryTokens?.[index] ?? countTokens(entry.text)) + 1)
+    : prompt.entries.map((entry) => (entry.text.length + 1) / 4);
+  const budget = Math.max(0, contextSize - PLAN_ROOM_TOKENS);
+  let used = baseTokens;
+  let entriesThatFit = 0;
+  for (const cost of costs) {
+    if (used + cost > budget) break;
+    used += cost;
+    entriesThatFit++;
+  }
+  const fits = !prompt.planning || total <= budget;
+  const figures = { fits, tokens: total, exact: countTokens !== undefined, baseTokens, contextSize, budget, entries: costs.length, entriesThatFit };
+  return { ...figures, sentence: fits ? undefined : menuFitSentence(figures) };
+}
+
+/**
+ * True when the menu certainly does not fit, judged on its length alone: the check a planner makes before it
+ * loads a model to count exactly.
+ */
+export function menuCannotFit(prompt: SystemPrompt, contextSize: number): boolean {
+  return prompt.planning && Math.floor(prompt.text.length / FLOOR_CHARACTERS_PER_TOKEN) > Math.max(0, contextSize - PLAN_ROOM_TOKENS);
+}
+
+const figure = (n: number): string => n.toLocaleString("en");
+
+/** The sentence for a menu that does not fit: written once, shown by the Alignment document, `menu` and Run Plan. */
+export function menuFitSentence(fit: Omit<MenuFit, "sentence">): string {
+  const about = fit.exact ? "" : "~";
+  const unit = fit.exact ? "tokens" : "tokens, estimated at 4 characters a token";
+  return (
+    `The menu does not fit the model's context: the system prompt is ${about}${figure(fit.tokens)} ${unit} ` +
+    `(${about}${figure(fit.baseTokens)} of instructions and headings, ${about}${figure(fit.tokens - fit.baseTokens)} for ${figure(fit.entries)} entries), ` +
+    `and a context of ${figure(fit.contextSize)} tokens leaves ${figure(fit.budget)} for it once ${figure(PLAN_ROOM_TOKENS)} are kept for the request and the plan; ` +
+    `${fit.entriesThatFit === 0 ? "not even the first entry fits" : `only the first ${figure(fit.entriesThatFit)} of the ${figure(fit.entries)} entries fit`}. ` +
+    `Put fewer skills on the menu (alignment.menu in skills.json), or raise the context size (skill.model.contextSize, or --context).`
+  );
+}

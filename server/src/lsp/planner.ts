@@ -1,5 +1,6 @@
 import { ErrorCodes, LSPErrorCodes, ResponseError, type Connection } from "vscode-languageserver/node.js";
 import {
+  MENU_TOO_LARGE_ERROR,
   NO_MODEL_ERROR,
   PlanEventNotification,
   PrepareModelRequest,
@@ -9,7 +10,7 @@ import {
   type SkillSettings,
 } from "../../../shared/protocol.js";
 import type { Namespace } from "../core/index.js";
-import { LlamaPlannerModel, ModelError, Planner, isAbortError, type LlamaModelSettings } from "../planner/index.js";
+import { configuredContextSize, LlamaPlannerModel, MenuFitError, ModelError, Planner, isAbortError, type LlamaModelSettings } from "../planner/index.js";
 import { createWorkspaceTools } from "../tools/index.js";
 
 /** What the host needs from the server: the namespace, the folders, and where exact token counts go. */
@@ -81,6 +82,17 @@ export class PlannerHost {
     return model;
   }
 
+  /**
+   * The context the menu is measured against: the loaded model's (clamped to its trained context), else the
+   * configured skill.model.contextSize (default 4096).
+   */
+  async contextSize(): Promise<number> {
+    const settings = await this.#context.settings();
+    const wanted = modelSettings(settings);
+    if (this.#model && wanted && JSON.stringify(wanted) === this.#modelKey) return this.#model.contextSize();
+    return configuredContextSize(settings.model?.contextSize);
+  }
+
   /** Turns a planner failure into the error a client shows (cancelled, model problems, the rest). */
   responseError(error: unknown): ResponseError<void> {
     return this.#toResponseError(error);
@@ -135,6 +147,7 @@ export class PlannerHost {
   #toResponseError(error: unknown): ResponseError<void> {
     if (error instanceof ResponseError) return error;
     if (isAbortError(error)) return new ResponseError(LSPErrorCodes.RequestCancelled, "The run was cancelled.");
+    if (error instanceof MenuFitError) return new ResponseError(MENU_TOO_LARGE_ERROR, error.message);
     if (error instanceof ModelError) return new ResponseError(ErrorCodes.InvalidRequest, error.message);
     return new ResponseError(ErrorCodes.InternalError, error instanceof Error ? error.message : String(error));
   }

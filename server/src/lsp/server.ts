@@ -325,7 +325,7 @@ export class SkillServer {
     });
 
     connection.onRequest(ExpandRequest, (params) => requests.expandHandles(this.#namespace, params.handles));
-    connection.onRequest(AlignmentRequest, () => requests.alignment(this.#namespace, this.#countTokens));
+    connection.onRequest(AlignmentRequest, async () => requests.alignment(this.#namespace, this.#countTokens, await this.#planner.contextSize()));
     connection.onRequest(MintRequest, async (params) => (await this.#settled(), requests.mint(this.#namespace, params.title, params.currentUri && canonicalUri(params.currentUri))));
     connection.onRequest(NewSkillRequest, (params) => requests.newSkill(this.#namespace, params.title, canonicalUri(params.folderUri), params.format));
     connection.onRequest(CreateBuiltinsRequest, (params) => requests.createBuiltins(this.#namespace, canonicalUri(params.folderUri)));

@@ -46,7 +46,7 @@ export type PlannerEvent =
   /** The answer, complete. */
   | { readonly type: "answer"; readonly text: string; readonly outputTokens: number; readonly evaluatedInputTokens: number; readonly toolCalls: number; readonly stopReason: string; readonly ms: number }
   /** Something went wrong; for a model problem `code` says what (see `ModelError`). The run then rejects. */
-  | { readonly type: "error"; readonly message: string; readonly code?: ModelErrorCode | "plan" }
+  | { readonly type: "error"; readonly message: string; readonly code?: ModelErrorCode | "plan" | "menu" }
   /** The run was cancelled; it rejects with an `AbortError`. */
   | { readonly type: "cancelled" }
   /** The run is over (after "answer", "error" or "cancelled"). */

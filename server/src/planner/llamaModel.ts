@@ -63,6 +63,16 @@ export interface LlamaModelSettings {
 }
 
 const DEFAULT_CONTEXT_SIZE = 4096;
+/** The smallest context a model is given. */
+const MIN_CONTEXT_SIZE = 256;
+
+/**
+ * The context a model gets for this setting before it is loaded: the setting (default 4096), at least 256. A
+ * load may clamp it further to the model's trained context, which only the loaded file tells.
+ */
+export function configuredContextSize(setting: number | undefined): number {
+  return Math.max(MIN_CONTEXT_SIZE, setting ?? DEFAULT_CONTEXT_SIZE);
+}
 /** Said at the end of an answer that ran into the end of the context. */
 export const CONTEXT_FULL_NOTE = "the answer was cut: the context is full";
 const DEFAULT_IDLE_UNLOAD_MS = 300_000;
@@ -82,6 +92,8 @@ interface Loaded {
   readonly slots: ReadonlyMap<ModelSlot, Slot>;
   readonly grammars: Map<string, Promise<LlamaGrammar>>;
   readonly info: ModelInfo;
+  /** The context asked for, clamped to the trained one: llama.cpp may round the real context up. */
+  readonly contextLimit: number;
   /** Made on the first score request: one sequence per candidate, each keeping its evaluated prefix. */
   scoring?: Scoring;
 }
@@ -211,6 +223,14 @@ export class LlamaPlannerModel implements PlannerModel {
   tokenCounter(): ((text: string) => number) | undefined {
     const model = this.#loaded?.model;
     return model && !model.disposed ? (text) => model.tokenize(text).length : undefined;
+  }
+
+  /**
+   * The context size a request may count on: the setting clamped to the loaded model's trained context, else the
+   * setting (see {@link configuredContextSize}). Not llama.cpp's rounded-up size: the user's figure is the limit.
+   */
+  contextSize(): number {
+    return this.#loaded?.contextLimit ?? configuredContextSize(this.#settings.contextSize);
   }
 
   async prepare(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: ModelProgress) => void } = {}): Promise<ModelInfo> {
@@ -467,7 +487,7 @@ export class LlamaPlannerModel implements PlannerModel {
     }
     try {
       const trained = model.trainContextSize;
-      const contextSize = Math.max(256, Math.min(this.#settings.contextSize ?? DEFAULT_CONTEXT_SIZE, trained > 0 ? trained : Number.MAX_SAFE_INTEGER));
+      const contextSize = Math.max(MIN_CONTEXT_SIZE, Math.min(this.#settings.contextSize ?? DEFAULT_CONTEXT_SIZE, trained > 0 ? trained : Number.MAX_SAFE_INTEGER));
       const context = await model.createContext({ contextSize, sequences: SLOTS.length, threads: this.#threads });
       const slots = new Map<ModelSlot, Slot>();
       for (const name of SLOTS) {
@@ -483,7 +503,7 @@ export class LlamaPlannerModel implements PlannerModel {
         device: shared.llama.gpu === false ? "cpu" : shared.llama.gpu,
         loadMs: performance.now() - started,
       };
-      return { nlc, llama: shared.llama, model, context, slots, grammars: new Map(), info };
+      return { nlc, llama: shared.llama, model, context, slots, grammars: new Map(), info, contextLimit: Math.min(contextSize, context.contextSize) };
     } catch (error) {
       await model.dispose();
       const reason = error instanceof Error ? error.message : String(error);

@@ -98,6 +98,13 @@ export interface PlannerModel {
   prepare(options?: { readonly signal?: AbortSignal; readonly onProgress?: (progress: ModelProgress) => void }): Promise<ModelInfo>;
   /** Tokens in a text, by the model's own tokenizer. */
   countTokens(text: string): Promise<number>;
+  /** A synchronous token counter while the model is loaded; undefined otherwise. */
+  tokenCounter?(): ((text: string) => number) | undefined;
+  /**
+   * The tokens one request may use: the loaded context, else the configured one. A model that answers it has
+   * menus larger than that refused before it is loaded or prompted.
+   */
+  contextSize?(): number;
   /** Generates one answer. Rejects with an `AbortError` when the signal aborts, and with a {@link ModelError} when the model cannot run. */
   generate(request: GenerateRequest): Promise<GenerateResult>;
   /** Scores a continuation after each prefix; models that cannot are planned with a grammar instead. */

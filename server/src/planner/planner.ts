@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { composeSystemPrompt, toolSignature, type Expansion, type Namespace, type SystemPrompt, type ToolSpec } from "../core/index.js";
+import { composeSystemPrompt, menuCannotFit, menuFit, toolSignature, type Expansion, type Namespace, type SystemPrompt, type ToolSpec } from "../core/index.js";
 import type { ToolOutcome, ToolRunner } from "../tools/types.js";
 import type { BoundTool, PlannerEvent, PlannerEventListener } from "./events.js";
 import { channelCandidates, channelContinuation, channelPrefix } from "./channel.js";
@@ -163,7 +163,8 @@ export class Planner {
         emit({ type: "cancelled" });
         throw isAbortError(error) ? error : abortError(request.signal);
       }
-      emit({ type: "error", message: error instanceof Error ? error.message : String(error), ...(error instanceof ModelError ? { code: error.code } : error instanceof PlanError ? { code: "plan" as const } : {}) });
+      const code = error instanceof ModelError ? error.code : error instanceof PlanError ? "plan" : error instanceof MenuFitError ? "menu" : undefined;
+      emit({ type: "error", message: error instanceof Error ? error.message : String(error), ...(code ? { code } : {}) });
       throw error;
     } finally {
       emit({ type: "done", ms: performance.now() - started });
@@ -179,7 +180,15 @@ export class Planner {
 
   async #plan(request: PlanRequest, emit: (event: PlannerEvent) => void): Promise<Plan> {
     const systemPrompt = composeSystemPrompt(request.namespace);
+    // A menu that cannot fit is refused before the model is loaded; one that may fit, once its tokens are counted.
+    const configured = this.#model.contextSize?.();
+    if (configured !== undefined && menuCannotFit(systemPrompt, configured)) throw new MenuFitError(menuFit(systemPrompt, configured).sentence ?? "");
     await this.#prepare(request, emit);
+    const contextSize = this.#model.contextSize?.();
+    if (contextSize !== undefined && systemPrompt.planning) {
+      const fit = menuFit(systemPrompt, contextSize, this.#model.tokenCounter?.());
+      if (fit.sentence !== undefined) throw new MenuFitError(fit.sentence);
+    }
     const menu = menuHandles(systemPrompt);
     const tokens = await this.#model.countTokens(systemPrompt.text);
     emit({ type: "systemPrompt", path: systemPrompt.planning ? "plan" : "direct", tokens, characters: systemPrompt.text.length, label: `${tokens} tokens`, menu });
@@ -329,6 +338,11 @@ export class Planner {
 /** The model's plan could not be read; nothing was bound. */
 export class PlanError extends Error {
   override readonly name = "PlanError";
+}
+
+/** The menu is larger than the model's context can hold; the message is the figures' sentence (core `menuFitSentence`). */
+export class MenuFitError extends Error {
+  override readonly name = "MenuFitError";
 }
 
 function readCall(params: unknown): { readonly name: string; readonly args: unknown } {

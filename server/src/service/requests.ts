@@ -1,6 +1,6 @@
 import type { WorkspaceEdit } from "vscode-languageserver-types";
 import type { AlignmentResult, CreateBuiltinsResult, ExpandResult, MintResult, NamespaceStatus, NewSkillParams, NewSkillResult, SkillAtResult } from "../../../shared/protocol.js";
-import { AGENT_SKILL_FILE, agentSkillTemplate, approximateTokenSize, BUILTIN_SKILLS, composeSystemPrompt, kebabCase, menuSize, siblingSkillUri, skillTemplate, tokenSize, type Namespace } from "../core/index.js";
+import { AGENT_SKILL_FILE, agentSkillTemplate, approximateTokenSize, BUILTIN_SKILLS, composeSystemPrompt, kebabCase, menuFit, menuSize, siblingSkillUri, skillTemplate, tokenSize, type Namespace } from "../core/index.js";
 import { describeTool } from "./navigation.js";
 
 /** Counts tokens exactly when a model's tokenizer is loaded; undefined falls back to the `~` estimate. */
@@ -16,9 +16,12 @@ export function expandHandles(namespace: Namespace, handles: readonly string[]):
   };
 }
 
-export function alignment(namespace: Namespace, countTokens: TokenCounter): AlignmentResult {
+/** The system prompt, its size, and whether it fits a context of `contextSize` tokens. */
+export function alignment(namespace: Namespace, countTokens: TokenCounter, contextSize: number): AlignmentResult {
   const prompt = composeSystemPrompt(namespace);
   const size = tokenSize(prompt.text, countTokens);
+  const entryTokens = prompt.entries.map((entry) => tokenSize(entry.text, countTokens).tokens);
+  const fit = menuFit(prompt, contextSize, countTokens, entryTokens);
   return {
     text: prompt.text,
     tokens: size.tokens,
@@ -27,7 +30,8 @@ export function alignment(namespace: Namespace, countTokens: TokenCounter): Alig
     planning: prompt.planning,
     menuSkills: prompt.menuSkills.map((skill) => skill.slug),
     menuTools: prompt.menuTools.map((tool) => tool.slug),
-    entries: prompt.entries.map((entry) => ({ kind: entry.kind, handle: entry.handle, tokens: tokenSize(entry.text, countTokens).tokens })),
+    entries: prompt.entries.map((entry, index) => ({ kind: entry.kind, handle: entry.handle, tokens: entryTokens[index] ?? 0 })),
+    fit: { fits: fit.fits, contextSize: fit.contextSize, budget: fit.budget, entriesThatFit: fit.entriesThatFit, ...(fit.sentence ? { sentence: fit.sentence } : {}) },
   };
 }
 

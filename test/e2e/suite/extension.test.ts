@@ -208,6 +208,7 @@ suite("skill-lsp in VS Code", () => {
     assert.match(text, /\nYour skills:\n- @search-info: /);
     // examples/ puts one tool on the menu: "1 tool", not "1 tools".
     assert.match(text, /<!-- Planning is on: \d+ skills and 1 tool on the menu\. -->/);
+    assert.match(text, /<!-- It fits the model's context of 4096 tokens, which leaves 3328 for the menu once the request and the plan have their room\. -->/);
     assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, "skill-alignment");
   });
 });
@@ -232,6 +233,30 @@ suite("Run Plan in VS Code", () => {
     assert.deepEqual(bound?.tools?.map((tool) => tool.name), ["check_notebook", "list_devices", "find_file", "grep_memory"]);
     assert.ok(events.some((event) => event.type === "answer"));
     assert.equal(events.at(-1)?.type, "done");
+  });
+
+  test("a menu larger than skill.model.contextSize: Show Alignment and the Run Plan panel give the same sentence", async function () {
+    this.timeout(60_000);
+    type Message = { kind: string; message?: string; noModel?: boolean };
+    const skill = vscode.workspace.getConfiguration("skill");
+    // 900 tokens leave 132 for the menu; examples/ is about 323.
+    await skill.update("model.contextSize", 900, vscode.ConfigurationTarget.Workspace);
+    try {
+      const text = await eventually(async () => {
+        const shown = await vscode.commands.executeCommand<string>("skill.showAlignment");
+        assert.match(shown, /The menu does not fit/);
+        return shown;
+      });
+      const sentenceOf = (shown: string) => /<!-- (The menu does not fit the model's context: .*) -->/.exec(shown)?.[1];
+      assert.match(sentenceOf(text) ?? "", /a context of 900 tokens leaves 132 for it/);
+      const transcript = await vscode.commands.executeCommand<Message[]>("skill.runPlan", "What's my PAN number?");
+      const failure = transcript.find((message) => message.kind === "failed");
+      assert.equal(failure?.noModel, false, "the panel does not offer to choose a model");
+      // The run may have loaded the model, whose tokenizer then counts for the document too: both say the same.
+      assert.equal(failure?.message, sentenceOf(await vscode.commands.executeCommand<string>("skill.showAlignment")));
+    } finally {
+      await skill.update("model.contextSize", undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 });
 
