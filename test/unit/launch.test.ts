@@ -6,6 +6,6 @@ import { test } from "node:test";
 import { SERVER_NODE_FLAGS } from "../../shared/protocol.js";
 
 test("the skill-lsp command starts node with the server's flags", () => {
-  const firstLine = readFileSync(path.join(__dirname, "../../server/src/main.ts"), "utf8").split("\n")[0];
+  const firstLine = readFileSync(path.join(__dirname, "../../server/src/start.ts"), "utf8").split("\n")[0];
   assert.equal(firstLine, `#!/usr/bin/env -S node ${SERVER_NODE_FLAGS.join(" ")}`);
 });
