@@ -13,7 +13,7 @@ const REPO = path.resolve(__dirname, "../..");
 test("npm run bench -- --graph: every engine lays out examples/; only the panel's own is legible in a side panel", () => {
   const run = spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "--graph", "--sizes", "17", "--rounds", "1", "--json"], { cwd: REPO, encoding: "utf8", timeout: 120_000 });
   assert.equal(run.status, 0, run.stderr);
-  const rows = JSON.parse(run.stdout) as { engine: string; nodes: number; ms: number; sidePx: number; editorPx: number }[];
+  const { engines: rows } = JSON.parse(run.stdout) as { engines: { engine: string; nodes: number; ms: number; sidePx: number; editorPx: number }[] };
   assert.deepEqual(rows.map((row) => row.engine), ["layered, this project's (the panel's)", "ELK layered, the panel's former options", "ELK layered, its defaults"]);
   for (const row of rows) {
     assert.equal(row.nodes, 17);
