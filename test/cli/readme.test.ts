@@ -38,13 +38,17 @@ describe("README.md", () => {
     for (const key of Object.keys(manifest().contributes.configuration.properties)) assert.ok(text.includes(`\`${key}\``), key);
   });
 
-  it("states the size of each VSIX npm run package built", async (t) => {
+  it("states the size of each VSIX npm run package built", async () => {
     const { render, vsixSize } = await script();
     assert.equal(vsixSize(12.7 * 1024 * 1024), "12.7 MB");
     const file = `skill-lsp-linux-x64-${manifest().version}.vsix`;
     assert.match(render(readme(), manifest(), { [file]: 5 * 1024 * 1024 }), new RegExp(`^\\| \`${file.replace(/\./g, "\\.")}\` \\| linux-x64 \\| 5\\.0 MB \\|$`, "m"));
     const built = path.join(REPO, file);
-    if (!existsSync(built)) return t.skip("no VSIX built here (npm run package)");
+    if (!existsSync(built)) {
+      // A clean checkout has none yet: build the one for this platform, as npm run package does, README untouched.
+      const run = spawnSync(process.execPath, ["scripts/package.mjs", "--target", "linux-x64", "--no-readme"], { cwd: REPO, encoding: "utf8", timeout: 300_000 });
+      assert.equal(run.status, 0, run.stderr);
+    }
     assert.ok(readme().includes(`| \`${file}\` | linux-x64 | ${vsixSize(statSync(built).size)} |`), "run npm run package: it writes the sizes");
   });
 });
