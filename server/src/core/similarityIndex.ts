@@ -291,7 +291,8 @@ export class SimilarityIndex {
       id = this.#termGroups.length;
       this.#termIds.set(term, id);
       this.#termGroups.push([]);
-      if (id >= this.#held.length) this.#held = Uint8Array.from({ length: this.#held.length * 2 }, () => 0);
+      // Zero between probes, so a larger one need not copy it.
+      if (id >= this.#held.length) this.#held = new Uint8Array(this.#held.length * 2);
     }
     return id;
   }

@@ -569,11 +569,7 @@ export class SkillServer {
   #diagnosticsOf(uri: string): Diagnostic[] {
     const typing = this.#typing.get(uri);
     const document = this.#documents.get(uri);
-    // An edit that ended between a CR and its LF typed a line break: no mention is being typed then (and
-    // positionAt would put that cursor back at the end of the line, on the mention before it).
-    const text = typing && document ? document.getText() : "";
-    const inLineBreak = typing !== undefined && text.charCodeAt(typing.offset - 1) === 13 && text.charCodeAt(typing.offset) === 10;
-    const cursor = typing && document && !inLineBreak ? document.positionAt(typing.offset) : undefined;
+    const cursor = typing && document ? document.positionAt(typing.offset) : undefined;
     const diagnostics = withoutMentionBeingTyped(this.#namespace.diagnose(uri), cursor);
     // Without those the editor reports itself (VS Code's own SKILL.md validator).
     return fitDiagnostics(toLspDiagnostics(this.#editorValidatesSkillFiles && this.#namespace.skill(uri)?.format.quietReferences ? leaveToEditor(diagnostics) : diagnostics), this.#client);

@@ -2,7 +2,9 @@ import { DiagnosticCodes, type CoreDiagnostic, type Position } from "../core/ind
 
 /**
  * Where an edit ended in the new text: the offset just past what it inserted (where the cursor is after
- * typing), found from the common prefix and suffix of the two texts; undefined when nothing changed.
+ * typing), found from the common prefix and suffix of the two texts; undefined when nothing changed, or when
+ * it ended between a CR and its LF: a line break was typed, so no mention is (and a position there would be
+ * put back at the end of the line, on the mention before it).
  */
 export function editEnd(before: string, after: string): number | undefined {
   if (before === after) return undefined;
@@ -11,7 +13,8 @@ export function editEnd(before: string, after: string): number | undefined {
   while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
   let suffix = 0;
   while (suffix < shorter - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
-  return after.length - suffix;
+  const end = after.length - suffix;
+  return after.charCodeAt(end - 1) === 13 && after.charCodeAt(end) === 10 ? undefined : end;
 }
 
 const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character < b.character);
