@@ -6,7 +6,6 @@
  * runtime (V8 version, architecture), so the system's Node and VS Code's own each keep theirs, and a rebuilt bundle
  * gets a new one. Whatever goes wrong with the cache, the bundle runs as a plain module.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { homedir } from "node:os";
@@ -25,7 +24,20 @@ function cacheFolder(): string | undefined {
   return path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), ".cache"), "skill-lsp", "code-cache");
 }
 
-const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+/**
+ * A short name for a cache key (FNV-1a, two 32-bit lanes). Not node:crypto: loading it would cost the start more
+ * than the cache saves. A collision is harmless: V8 rejects cached data made from another source.
+ */
+function digest(text: string): string {
+  let low = 0x811c9dc5;
+  let high = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    low = Math.imul(low ^ code, 0x01000193) >>> 0;
+    high = Math.imul(high ^ code ^ (low >>> 16), 0x01000193) >>> 0;
+  }
+  return low.toString(16).padStart(8, "0") + high.toString(16).padStart(8, "0");
+}
 
 /** Runs the bundle as CommonJS from `script`, with the module objects Node's own loader would give it. */
 function runCompiled(script: vm.Script): void {
