@@ -124,6 +124,20 @@ describe("ignore rules (.skillignore, gitignore syntax)", () => {
     test(`${path}${directory ? "/" : ""} ${ignored ? "is" : "is not"} ignored`, () => assert.equal(rules.ignores(path, directory), ignored));
   }
   test("a negation re-includes a default folder", () => assert.equal(new IgnoreRules("!build/").ignores("build", true), false));
+  // Rules for folders alone leave every file at the root in; the files inside a matched folder stay out.
+  const foldersOnly = new IgnoreRules("drafts/\n");
+  const folderCases: readonly [string, boolean, boolean][] = [
+    ["plan.skill.md", false, false],
+    ["drafts", false, false],
+    ["drafts", true, true],
+    ["drafts/plan.skill.md", false, true],
+    ["a/dist/plan.skill.md", false, true],
+    ["a/plan.skill.md", false, false],
+  ];
+  for (const [path, directory, ignored] of folderCases) {
+    test(`with folder rules only: ${path}${directory ? "/" : ""} ${ignored ? "is" : "is not"} ignored`, () => assert.equal(foldersOnly.ignores(path, directory), ignored));
+  }
+  test("a file rule still reaches a file at the root", () => assert.equal(new IgnoreRules("*.draft.skill.md\n").ignores("plan.draft.skill.md", false), true));
 });
 
 /** Applies a rename plan as an editor would: the text edits, then the folder (or file) move. */

@@ -21,8 +21,9 @@ export class ListedWorkspace {
    * skill file's path claims (each file format has its rule: by default a `.skill.md` file's name or an Agent Skill's folder).
    */
   constructor(files: readonly string[], claimedHandle: (file: string) => string | undefined = skillFileHandle) {
+    const configName = path.sep + CONFIG_FILE_NAME;
     for (const file of files) {
-      if (file.endsWith(path.sep + CONFIG_FILE_NAME)) {
+      if (file.endsWith(configName)) {
         this.#configs.push(file);
         continue;
       }
