@@ -408,9 +408,15 @@ export class Namespace {
     // One new text per sigil, shared by the edits: a thousand-file rename built a thousand equal strings.
     const newTexts = new Map<string, string>();
     const newTextFor = (sigil: string): string => newTexts.get(sigil) ?? newTexts.set(sigil, `${sigil}${newHandle}`).get(sigil) ?? "";
+    // One pass over each file's mentions, without the intermediate lists of referencesTo: a thousand-file rename
+    // runs this loop a few thousand times, mostly before the JIT has compiled it.
     for (const uri of this.mentioners(oldKey)) {
-      const fileEdits = this.referencesTo(skill, this.#mentionsOf(uri)).map((mention) => ({ range: mention.range, newText: newTextFor(sigilOf(mention)) }));
-      if (fileEdits.length > 0) edits.set(uri, fileEdits);
+      let fileEdits: TextEdit[] | undefined;
+      for (const mention of this.#mentionsOf(uri)) {
+        if (!this.#reaches(skill, mention)) continue;
+        (fileEdits ??= []).push({ range: mention.range, newText: newTextFor(sigilOf(mention)) });
+      }
+      if (fileEdits) edits.set(uri, fileEdits);
     }
     const own = skill.format.ownEdits(skill, newHandle);
     if (own.length > 0) edits.set(skill.uri, [...own, ...(edits.get(skill.uri) ?? [])].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character));
@@ -419,7 +425,13 @@ export class Namespace {
 
   /** The mentions among `mentions` that reach `skill`: by its handle, and for a link, only one that points at its folder. */
   referencesTo(skill: SkillFile, mentions: readonly (Mention | ConfigMention)[]): (Mention | ConfigMention)[] {
-    return mentions.filter((mention) => mention.slug === skill.slug && ((mention as Reference).target === undefined || (mention as Reference).target === skill.uri));
+    return mentions.filter((mention) => this.#reaches(skill, mention));
+  }
+
+  #reaches(skill: SkillFile, mention: Mention | ConfigMention): boolean {
+    if (mention.slug !== skill.slug) return false;
+    const target = (mention as Reference).target;
+    return target === undefined || target === skill.uri;
   }
 
   #mentionsOf(uri: string): readonly (Mention | ConfigMention)[] {
