@@ -35,6 +35,8 @@ function writeWorkspace(): { folder: string; opened: string[] } {
   write("late/target-on.skill.md", skill("A target that works and answers", "Nothing."));
   write("a/twice.skill.md", skill("The first of two claimants here", "Nothing."));
   write("b/twice.skill.md", skill("The second of two claimants there", "Nothing."));
+  // A third claimant, in a name written in capitals: the listing finds every claimant of a handle, in any case.
+  write("c/TWICE.skill.md", skill("A third claimant, its name in capitals", "Nothing."));
   // An Agent Skill claims its folder's name: known from the listing, like a `.skill.md` file's name.
   write("late/.claude/skills/late-agent/SKILL.md", "---\nname: late-agent\ndescription: An Agent Skill the open editor mentions\n---\nNothing.\n");
   write("late/calendar-twin.skill.md", skill("Check the user's calendar for a given day.", "Nothing."));

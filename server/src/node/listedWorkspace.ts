@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { CONFIG_FILE_NAME, SKILL_SUFFIX, slugKey, type Namespace } from "../core/index.js";
 import { agentSkillHandle, isAgentSkillUri } from "../core/agentSkills/paths.js";
-import { readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
+import { hasSkillSuffix, readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
 
 /**
  * A workspace whose files are listed but not all read yet. Handles are file names, so the listing alone says
@@ -10,8 +10,8 @@ import { readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
  * open editor its exact diagnostics while the rest of the workspace is still being read.
  */
 export class ListedWorkspace {
-  /** Listed skill files by the slug their name claims. */
-  readonly #claimants = new Map<string, string[]>();
+  /** Listed skill files by the slug their name claims: one file, or the files when several claim it. */
+  readonly #claimants = new Map<string, string | string[]>();
   readonly #configs: string[] = [];
   /** URIs read ahead of the rest. */
   readonly #read = new Set<string>();
@@ -31,8 +31,9 @@ export class ListedWorkspace {
       if (handle === undefined) continue;
       const slug = slugKey(handle);
       const claimants = this.#claimants.get(slug);
-      if (claimants) claimants.push(file);
-      else this.#claimants.set(slug, [file]);
+      if (claimants === undefined) this.#claimants.set(slug, file);
+      else if (typeof claimants === "string") this.#claimants.set(slug, [claimants, file]);
+      else claimants.push(file);
     }
   }
 
@@ -55,7 +56,11 @@ export class ListedWorkspace {
     const skill = namespace.skill(uri);
     const slugs = new Set<string>(skill ? [skill.slug] : []);
     for (const mention of skill?.mentions ?? namespace.config(uri)?.mentions ?? []) slugs.add(mention.slug);
-    for (const slug of slugs) for (const file of this.#claimants.get(slug) ?? []) this.#readInto(namespace, file, skip);
+    for (const slug of slugs) {
+      const claimants = this.#claimants.get(slug);
+      if (typeof claimants === "string") this.#readInto(namespace, claimants, skip);
+      else for (const file of claimants ?? []) this.#readInto(namespace, file, skip);
+    }
   }
 
   #readInto(namespace: Namespace, file: string, skip: (uri: string) => boolean): void {
@@ -70,7 +75,7 @@ export class ListedWorkspace {
 /** The handle a skill's path claims: a `<handle>.skill.md` file's name without the suffix, an Agent Skill's folder name. */
 export function skillFileHandle(file: string): string | undefined {
   const name = file.slice(file.lastIndexOf(path.sep) + 1);
-  if (name.toLowerCase().endsWith(SKILL_SUFFIX)) return name.slice(0, -SKILL_SUFFIX.length);
+  if (hasSkillSuffix(name)) return name.slice(0, -SKILL_SUFFIX.length);
   // An Agent Skill (`skills/<name>/SKILL.md`) claims its folder's name.
   const uri = uriFromPath(file);
   return isAgentSkillUri(uri) ? agentSkillHandle(uri) : undefined;

@@ -40,11 +40,16 @@ export function isReadFile(filePath: string): boolean {
 
 /** {@link isReadFile} when the listing has the name already: most names are settled by their ending alone. */
 function isReadFileName(baseName: string, filePath: string): boolean {
-  const name = baseName.toLowerCase();
-  if (name.endsWith(SKILL_SUFFIX)) return true;
-  if (!name.endsWith(".md")) return false;
+  // The ending alone is lower-cased: a folder of 10,000 skills is 10,000 names.
+  if (hasSkillSuffix(baseName)) return true;
+  if (!baseName.slice(-3).toLowerCase().endsWith(".md")) return false;
   const uri = uriFromPath(filePath);
   return isAgentSkillUri(uri) || agentDocumentRole(uri) !== undefined;
+}
+
+/** True for a name that ends in `.skill.md`, in any case. */
+export function hasSkillSuffix(name: string): boolean {
+  return name.length >= SKILL_SUFFIX.length && name.slice(-SKILL_SUFFIX.length).toLowerCase() === SKILL_SUFFIX;
 }
 
 /**
