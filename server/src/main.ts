@@ -1,19 +1,21 @@
 /** One entry point: the language server (`--stdio`, `--node-ipc`, `--socket=N`) or the command line over the core. */
-import { runCli } from "./cli/index.js";
-
 const transports = ["--stdio", "--node-ipc", "--socket", "--pipe", "--clientProcessId"];
 const args = process.argv.slice(2);
 
+// Each side is loaded only when it runs: a language server that also set up every command's modules would
+// answer `initialize` later.
 if (args.some((arg) => transports.some((flag) => arg === flag || arg.startsWith(`${flag}=`)))) {
   void import("./lsp/server.js").then((server) => server.startServer());
 } else {
-  runCli(args).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.stack ?? error.message : String(error));
-      process.exitCode = 2;
-    },
-  );
+  import("./cli/index.js")
+    .then((cli) => cli.runCli(args))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+        process.exitCode = 2;
+      },
+    );
 }
