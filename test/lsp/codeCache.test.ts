@@ -4,12 +4,13 @@
  * real server over stdio, asked for its diagnostics.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
-import { REPO, SERVER } from "./harness.js";
+import { StreamMessageReader, StreamMessageWriter, createMessageConnection } from "vscode-jsonrpc/node.js";
+import { REPO, SERVER, uriOf } from "./harness.js";
 
 const cache = mkdtempSync(path.join(tmpdir(), "skill-lsp-code-cache-"));
 after(() => rmSync(cache, { recursive: true, force: true }));
@@ -55,4 +56,30 @@ test("a cache of an older bundle at the same path is removed when the new one is
   rmSync(path.join(cache, current));
   check();
   assert.deepEqual(caches(), [current]);
+});
+
+test("a fresh language server answers initialize and an open editor's diagnostics without loading node:crypto", async () => {
+  // Loaded into the server before anything else: at exit it says whether Node's crypto module was ever loaded.
+  const probe = path.join(cache, "crypto-probe.cjs");
+  writeFileSync(probe, 'process.on("exit", () => process.stderr.write(`crypto loaded: ${process.moduleLoadList.includes("NativeModule crypto")}\\n`));\n');
+  const child = spawn(process.execPath, ["--require", probe, SERVER, "--stdio"], { env: { ...process.env, SKILL_LSP_CODE_CACHE: cache }, stdio: "pipe" });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  connection.onRequest("window/workDoneProgress/create", () => null);
+  connection.onRequest("client/registerCapability", () => null);
+  connection.onRequest("workspace/diagnostic/refresh", () => null);
+  connection.listen();
+  const folder = path.join(REPO, "examples");
+  const file = path.join(folder, "skills/builtin/check-schedule.skill.md");
+  await connection.sendRequest("initialize", { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: uriOf(folder), name: "examples" }], capabilities: { textDocument: { diagnostic: {} } } });
+  await connection.sendNotification("initialized", {});
+  await connection.sendNotification("textDocument/didOpen", { textDocument: { uri: uriOf(file), languageId: "agent-skill", version: 1, text: readFileSync(file, "utf8") } });
+  const report = await connection.sendRequest<{ kind: string }>("textDocument/diagnostic", { textDocument: { uri: uriOf(file) } });
+  assert.equal(report.kind, "full");
+  await connection.sendRequest("shutdown");
+  await connection.sendNotification("exit");
+  await new Promise((resolve) => child.once("exit", resolve));
+  connection.dispose();
+  assert.match(stderr, /crypto loaded: false/);
 });
