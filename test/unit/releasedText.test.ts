@@ -98,6 +98,21 @@ describe("a skill that let its text go", () => {
     assert.deepEqual(namespace.mentioners("b"), [a]);
   });
 
+  test("a closed file's problems are computed when asked, not held; an open file's are held", () => {
+    const open = new Set<string>();
+    const namespace = new Namespace({ isOpen: (uri) => open.has(uri), load: () => undefined });
+    const closed = "file:///ws/closed.skill.md";
+    const edited = "file:///ws/edited.skill.md";
+    open.add(edited);
+    namespace.set(closed, "---\nsummary: Uses a missing skill.\n---\nUse @nowhere.\n");
+    namespace.set(edited, "---\nsummary: Also uses it.\n---\nUse @nowhere.\n");
+    const first = namespace.diagnose(closed);
+    assert.equal(first.length, 1);
+    assert.notEqual(namespace.diagnose(closed), first, "computed again");
+    assert.deepEqual(namespace.diagnose(closed), first, "to the same answer");
+    assert.equal(namespace.diagnose(edited), namespace.diagnose(edited), "held while open");
+  });
+
   test("a body's fingerprint ignores line endings and trailing blanks, and nothing else", () => {
     assert.equal(bodyFingerprint("a\r\nb\rc  \n\n"), bodyFingerprint("a\nb\nc"));
     assert.notEqual(bodyFingerprint("a\nb"), bodyFingerprint("a\nc"));
