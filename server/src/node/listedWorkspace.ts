@@ -15,6 +15,8 @@ export class ListedWorkspace {
   readonly #configs: string[] = [];
   /** URIs read ahead of the rest. */
   readonly #read = new Set<string>();
+  /** The URI of each listed file asked for so far. */
+  readonly #uris = new Map<string, string>();
 
   /**
    * `files` as the listing found them (skill files and `skills.json`); `claimedHandle` says which handle a
@@ -64,7 +66,12 @@ export class ListedWorkspace {
   }
 
   #readInto(namespace: Namespace, file: string, skip: (uri: string) => boolean): void {
-    const uri = uriFromPath(file);
+    // The skills most files mention are asked for by every open editor: their URI is made once.
+    let uri = this.#uris.get(file);
+    if (uri === undefined) {
+      uri = uriFromPath(file);
+      this.#uris.set(file, uri);
+    }
     if (this.#read.has(uri) || namespace.has(uri) || skip(uri)) return;
     this.#read.add(uri);
     const text = readWorkspaceFileSync(file);
