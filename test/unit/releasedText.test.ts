@@ -153,4 +153,17 @@ describe("LineMap without its text", () => {
       { numRuns: 3000 },
     );
   });
+
+  test("the same past 16 KB, where the line starts no longer fit in 16 bits", () => {
+    const texts = fc.array(fc.constantFrom("a", "\n", "\r", "\r\n", "🎉"), { maxLength: 40 }).map((parts) => `${"x".repeat(17_000)}\n${parts.join("")}`);
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 0, max: 12 }), fc.integer({ min: -2, max: 17_050 }), (text, line, character) => {
+        const lines = new LineMap(text);
+        const offset = lines.offsetAt({ line, character });
+        assert.equal(offset, referenceOffsetAt(text, line, character));
+        assert.equal(lines.offsetAt(lines.positionAt(offset)), offset);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
