@@ -41,7 +41,7 @@ function answers(skill: SkillFile): unknown {
     nearMisses: skill.nearMisses,
     frontmatterRange: skill.frontmatterRange,
     bodyStart: skill.bodyStart,
-    mentions: skill.mentions.map((mention) => ({ ...mention, range: mention.range })),
+    mentions: skill.mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, end: mention.end, place: mention.place, inCode: mention.inCode, range: mention.range })),
     requirements: skill.requirements,
     codeOnly: skill.codeOnly,
     problems: skill.problems,
