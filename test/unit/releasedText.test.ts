@@ -41,7 +41,7 @@ function answers(skill: SkillFile): unknown {
     nearMisses: skill.nearMisses,
     frontmatterRange: skill.frontmatterRange,
     bodyStart: skill.bodyStart,
-    mentions: skill.mentions.map((mention) => ({ ...mention, range: mention.range })),
+    mentions: skill.mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, end: mention.end, place: mention.place, inCode: mention.inCode, range: mention.range })),
     requirements: skill.requirements,
     codeOnly: skill.codeOnly,
     problems: skill.problems,
@@ -151,6 +151,19 @@ describe("LineMap without its text", () => {
         assert.equal(lines.length, text.length);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  test("the same past 16 KB, where the line starts no longer fit in 16 bits", () => {
+    const texts = fc.array(fc.constantFrom("a", "\n", "\r", "\r\n", "🎉"), { maxLength: 40 }).map((parts) => `${"x".repeat(17_000)}\n${parts.join("")}`);
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 0, max: 12 }), fc.integer({ min: -2, max: 17_050 }), (text, line, character) => {
+        const lines = new LineMap(text);
+        const offset = lines.offsetAt({ line, character });
+        assert.equal(offset, referenceOffsetAt(text, line, character));
+        assert.equal(lines.offsetAt(lines.positionAt(offset)), offset);
+      }),
+      { numRuns: 200 },
     );
   });
 });

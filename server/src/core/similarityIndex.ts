@@ -32,9 +32,36 @@ interface Group {
   readonly signature: string;
   /** Term ids, sorted ascending. */
   readonly terms: Int32Array;
-  readonly members: Set<string>;
-  /** The members in key order, made when first asked for after a change. */
+  /** One key as itself, several in a Set: nearly every group has one member, and a Set of one costs 150 bytes. */
+  members: string | Set<string> | undefined;
+  /** The members in key order, made when first asked for after a change (for groups of several). */
   sorted: string[] | undefined;
+}
+
+function memberCount(group: Group): number {
+  const members = group.members;
+  return members === undefined ? 0 : typeof members === "string" ? 1 : members.size;
+}
+
+function membersOf(group: Group): Iterable<string> {
+  const members = group.members;
+  return members === undefined ? [] : typeof members === "string" ? [members] : members;
+}
+
+function addMember(group: Group, key: string): void {
+  const members = group.members;
+  if (members === undefined) group.members = key;
+  else if (typeof members !== "string") members.add(key);
+  else if (members !== key) group.members = new Set([members, key]);
+}
+
+function deleteMember(group: Group, key: string): void {
+  const members = group.members;
+  if (members === key) group.members = undefined;
+  else if (typeof members === "object") {
+    members.delete(key);
+    if (members.size === 1) group.members = members.values().next().value as string;
+  }
 }
 
 const EPSILON = 1e-9;
@@ -140,22 +167,22 @@ export class SimilarityIndex {
     const previous = this.#groupOf.get(key);
     if (previous) {
       this.#groupOf.delete(key);
-      previous.members.delete(key);
+      deleteMember(previous, key);
       previous.sorted = undefined;
-      if (previous.members.size === 0) this.#removeGroup(previous);
+      if (memberCount(previous) === 0) this.#removeGroup(previous);
     }
     if (words === undefined || words.length < MIN_SUMMARY_TERMS) return;
     const terms = Int32Array.from(words.map((term) => this.#termId(term))).sort();
     const signature = terms.join(",");
     const group = this.#groups.get(signature) ?? this.#addGroup(signature, terms);
-    group.members.add(key);
+    addMember(group, key);
     group.sorted = undefined;
     this.#groupOf.set(key, group);
   }
 
   #addGroup(signature: string, terms: Int32Array): Group {
     const id = this.#freeIds.pop() ?? this.#byId.length;
-    const group: Group = { id, signature, terms, members: new Set(), sorted: undefined };
+    const group: Group = { id, signature, terms, members: undefined, sorted: undefined };
     this.#groups.set(signature, group);
     this.#byId[id] = group;
     if (id >= this.#marks.length) this.#marks = grown(this.#marks, Math.max(id + 1, this.#marks.length * 2));
@@ -191,9 +218,9 @@ export class SimilarityIndex {
     const group = this.#groupOf.get(key);
     if (!group) return [];
     const found: SimilarNeighbour[] = [];
-    for (const member of group.members) if (member !== key) found.push({ key: member, score: 1 });
+    for (const member of membersOf(group)) if (member !== key) found.push({ key: member, score: 1 });
     this.#eachNeighbour(group, (other, score) => {
-      for (const member of other.members) found.push({ key: member, score });
+      for (const member of membersOf(other)) found.push({ key: member, score });
     });
     return found.sort(byScoreThenKey);
   }
@@ -220,7 +247,7 @@ export class SimilarityIndex {
 
   #groupClosest(group: Group, limit: number, into: Map<string, Closest>): void {
     const others = this.#othersOf(group);
-    for (const key of group.members) into.set(key, this.#closestOf(key, group, others, limit));
+    for (const key of membersOf(group)) into.set(key, this.#closestOf(key, group, others, limit));
   }
 
   #othersOf(group: Group): [Group, number][] {
@@ -231,10 +258,10 @@ export class SimilarityIndex {
 
   #closestOf(key: string, group: Group, others: readonly (readonly [Group, number])[], limit: number): Closest {
     const nearest = new Nearest(limit);
-    let total = group.members.size - 1;
+    let total = memberCount(group) - 1;
     for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
     for (const [other, score] of others) {
-      total += other.members.size;
+      total += memberCount(other);
       for (const member of this.#sorted(other, limit)) nearest.offer(member, score);
     }
     return { closest: nearest.closest, total };
@@ -242,7 +269,9 @@ export class SimilarityIndex {
 
   /** A group's first `count` members in key order. */
   #sorted(group: Group, count: number): readonly string[] {
-    group.sorted ??= [...group.members].sort();
+    const members = group.members;
+    if (typeof members !== "object") return members === undefined ? [] : [members];
+    group.sorted ??= [...members].sort();
     return group.sorted.length <= count ? group.sorted : group.sorted.slice(0, count);
   }
 
