@@ -1,5 +1,5 @@
 import type { Namespace } from "./namespace.js";
-import type { SkillFile } from "./skillFile.js";
+import { bodyFingerprint, skillBodyFingerprint, type SkillFile } from "./skillFile.js";
 
 /** A skill file renamed outside the editor: `@oldSlug` vanished and the same body appeared as `@newSlug`. */
 export interface SkillMove {
@@ -15,13 +15,12 @@ const REMEMBERED = 256;
 interface Sighting {
   readonly uri: string;
   readonly slug: string;
-  readonly body: string;
+  /** The body's fingerprint: the file's text may no longer be held, nor on disk once it vanished. */
+  readonly body: number;
 }
 
-/** The text that must match for two files to count as one file moved: the body, without line-ending differences or trailing blanks. */
-function bodyKey(skill: SkillFile): string {
-  return skill.body.replace(/\r\n?/g, "\n").trimEnd();
-}
+/** A body of white space alone. */
+const EMPTY_BODY = bodyFingerprint("");
 
 /**
  * Recognises skill files renamed where the language server is not told (a terminal, `git mv`, a client that
@@ -68,9 +67,10 @@ export class MoveDetector {
   }
 
   #sighting(skill: SkillFile): Sighting | undefined {
-    const body = bodyKey(skill);
+    // Two files count as one moved when their bodies match, line endings and trailing blanks aside.
+    const body = skillBodyFingerprint(skill);
     // An empty body (a fresh template) says nothing about where a file came from.
-    return skill.validHandle && body.length > 0 ? { uri: skill.uri, slug: skill.slug, body } : undefined;
+    return skill.validHandle && body !== EMPTY_BODY ? { uri: skill.uri, slug: skill.slug, body } : undefined;
   }
 
   /** The one remembered sighting with the same body and another handle; none when two or more match. */

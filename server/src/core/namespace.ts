@@ -2,7 +2,7 @@ import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type C
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
 import { MenuCompetition } from "./menuCompetition.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
-import { nearest, parseSkillFile, type Mention, type SkillFile } from "./skillFile.js";
+import { holdsText, nearest, parseSkillFile, releaseText, type Mention, type SkillFile, type TextLoader } from "./skillFile.js";
 import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, isAgentSkillUri, relativeLink } from "./agentSkills/paths.js";
 import { isBuiltinCommand } from "./agentSkills/commands.js";
@@ -70,8 +70,18 @@ const BUILTIN_BY_SLUG: ReadonlyMap<string, ToolSpec> = new Map(BUILTIN_TOOLS.map
  * make resolution, diagnostics and rename cheap. Updates are incremental: each change answers the set of URIs
  * whose diagnostics may have changed, and only those are recomputed.
  */
+/**
+ * Which skills keep their text: those an editor has open. The others give it up once parsed and read it back
+ * through `load` when a rare request needs it. Without this every skill keeps its text (the command line).
+ */
+export interface TextHolding {
+  readonly isOpen: (uri: string) => boolean;
+  readonly load: TextLoader;
+}
+
 export class Namespace {
   readonly #skills = new Map<string, SkillFile>();
+  readonly #holding: TextHolding | undefined;
   readonly #configs = new Map<string, ConfigFile>();
   /** CLAUDE.md, AGENTS.md and the agents' folders' Markdown: references, no claim. */
   readonly #documents = new Map<string, AgentDocument>();
@@ -92,6 +102,10 @@ export class Namespace {
   );
   #generation = 0;
   #menuGeneration = 0;
+
+  constructor(holding?: TextHolding) {
+    this.#holding = holding;
+  }
   #nearCandidates: { readonly generation: number; readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]> } | undefined;
 
   /** Grows on every change: a cheap way for callers to know their cached views are stale. */
@@ -125,8 +139,10 @@ export class Namespace {
 
   setSkill(uri: string, text: string): Set<string> {
     const previous = this.#skills.get(uri);
-    if (previous && previous.text === text) return new Set();
-    const next = isAgentSkillUri(uri) ? parseAgentSkill(uri, text) : parseSkillFile(uri, text);
+    // A released text is not read back to compare: parsing again is cheaper than reading the file.
+    if (previous && holdsText(previous) && previous.text === text) return new Set();
+    const parsed = isAgentSkillUri(uri) ? parseAgentSkill(uri, text) : parseSkillFile(uri, text);
+    const next = this.#holding && !this.#holding.isOpen(uri) ? releaseText(parsed, this.#holding.load) : parsed;
     const affected = new Set<string>([uri]);
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
@@ -195,6 +211,13 @@ export class Namespace {
     this.#diagnostics.delete(uri);
     affected.delete(uri);
     return this.#invalidate(affected);
+  }
+
+  /** The editor closed the skill's file: it gives up its text, as a file never opened does. */
+  closed(uri: string): void {
+    const skill = this.#skills.get(uri);
+    // The same skill without its text: every index holds it by URI, and nothing it answers changes.
+    if (skill && this.#holding && !this.#holding.isOpen(uri)) this.#skills.set(uri, releaseText(skill, this.#holding.load));
   }
 
   has(uri: string): boolean {

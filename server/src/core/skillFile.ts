@@ -4,7 +4,7 @@ import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
 import { findFrontmatter, flowDepth, MAX_FLOW_DEPTH } from "./frontmatterBlock.js";
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
-import { LineMap, type Range } from "./text.js";
+import { detached, interned, LineMap, TEXT_START, type Position, type Range } from "./text.js";
 
 /** The file-name suffix that makes a Markdown file a skill. */
 export const SKILL_SUFFIX = ".skill.md";
@@ -31,9 +31,9 @@ class FileMention implements Mention {
   readonly #lines: LineMap;
 
   constructor(token: MentionToken, place: MentionPlace, lines: LineMap) {
-    this.written = token.written;
-    // Most mentions are written in lower case: share the string rather than hold two equal ones.
-    this.slug = token.slug === token.written ? token.written : token.slug;
+    // One shared copy per slug, not a slice: a slice would keep the whole file's text alive.
+    this.written = interned(token.written);
+    this.slug = token.slug === token.written ? this.written : interned(token.slug);
     this.start = token.start;
     this.end = token.end;
     this.place = place;
@@ -113,6 +113,8 @@ export interface SkillFile {
   readonly codeOnly: readonly string[];
   /** Problems found in this file alone (frontmatter, malformed mentions, the file name). */
   readonly problems: readonly CoreDiagnostic[];
+  /** The name the file declares for itself, where its format has one (a SKILL.md's `name:` value). */
+  readonly declaredName?: { readonly value: string; readonly range: Range };
 }
 
 /** The frontmatter keys the format knows, with the type each wants. */
@@ -204,7 +206,7 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     problems.push({ range: lines.rangeOf(0, 0), severity: "error", code: unreadable.code, message: unreadable.message });
     if (!validHandle) problems.push(invalidHandleProblem(handle, lines));
     return {
-      uri, format: SKILL_FILE_FORMAT, declaration: lines.rangeOf(0, 0), handle, slug: handle.toLowerCase(), validHandle, text, lines, title: titleFromHandle(handle.toLowerCase()),
+      uri, format: SKILL_FILE_FORMAT, declaration: TEXT_START, handle, slug: handle.toLowerCase(), validHandle, text, lines, title: titleFromHandle(handle.toLowerCase()),
       summary: undefined, summaryRange: undefined, enabled: true, advertised: false, examples: [], nearMisses: [],
       frontmatterRange: undefined, bodyStart: 0, body: "", mentions: [], requirements: [], codeOnly: [], problems,
     };
@@ -271,7 +273,7 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
   return {
     uri,
     format: SKILL_FILE_FORMAT,
-    declaration: lines.rangeOf(0, 0),
+    declaration: TEXT_START,
     handle,
     slug: handle.toLowerCase(),
     validHandle,
@@ -293,6 +295,144 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     codeOnly: codeOnlySlugs(mentions),
     problems,
   };
+}
+
+/** Reads a released skill's text back: from the disk, when a rare request (an export, a plan, a rename by copy) needs it. */
+export type TextLoader = (uri: string) => string | undefined;
+
+/** True while the skill holds its text (it was never released): an equal text can then be told apart cheaply. */
+export function holdsText(skill: SkillFile): boolean {
+  return !(skill instanceof ReleasedSkill);
+}
+
+/**
+ * A skill that let its text go: a file no editor has open is read once, and what its diagnostics, references
+ * and rename need (mentions with their offsets, line starts, the frontmatter's values) is kept without it.
+ * `text` and `body` read the file again when a rare request (an export, a plan, a rename by copy) needs them.
+ * Every kept string is detached from the text, since a slice would keep it alive. At 50,000 skills the texts
+ * were half of the server's heap.
+ */
+class ReleasedSkill implements SkillFile {
+  readonly uri: string;
+  readonly format: SkillFormat;
+  readonly declaration: Range;
+  readonly handle: string;
+  readonly slug: string;
+  readonly validHandle: boolean;
+  readonly lines: LineMap;
+  readonly title: string;
+  readonly summary: string | undefined;
+  readonly enabled: boolean;
+  readonly advertised: boolean;
+  readonly examples: readonly ListEntry[];
+  readonly nearMisses: readonly ListEntry[];
+  readonly bodyStart: number;
+  readonly mentions: readonly Mention[];
+  readonly requirements: readonly string[];
+  readonly codeOnly: readonly string[];
+  readonly problems: readonly CoreDiagnostic[];
+  readonly declaredName?: { readonly value: string; readonly range: Range };
+  /** The summary's and the frontmatter's offsets (-1: none), their ranges made when asked: six objects fewer a skill. */
+  readonly #summaryStart: number;
+  readonly #summaryEnd: number;
+  readonly #frontmatterStart: number;
+  readonly #frontmatterEnd: number;
+  /** The body's fingerprint, for the move detector: once the file is gone its body cannot be read again. */
+  readonly bodyFingerprint: number;
+  readonly #load: TextLoader;
+
+  constructor(skill: SkillFile, load: TextLoader) {
+    this.uri = skill.uri;
+    this.format = skill.format;
+    this.declaration = skill.declaration;
+    this.handle = skill.handle;
+    this.slug = skill.slug;
+    this.validHandle = skill.validHandle;
+    this.lines = skill.lines;
+    this.title = detached(skill.title);
+    this.summary = skill.summary === undefined ? undefined : detached(skill.summary);
+    this.#summaryStart = offsetOf(skill.lines, skill.summaryRange?.start);
+    this.#summaryEnd = offsetOf(skill.lines, skill.summaryRange?.end);
+    this.enabled = skill.enabled;
+    this.advertised = skill.advertised;
+    this.examples = skill.examples.length === 0 ? skill.examples : skill.examples.map(detachedEntry);
+    this.nearMisses = skill.nearMisses.length === 0 ? skill.nearMisses : skill.nearMisses.map(detachedEntry);
+    this.#frontmatterStart = offsetOf(skill.lines, skill.frontmatterRange?.start);
+    this.#frontmatterEnd = offsetOf(skill.lines, skill.frontmatterRange?.end);
+    this.bodyStart = skill.bodyStart;
+    this.mentions = skill.mentions;
+    this.requirements = skill.requirements;
+    this.codeOnly = skill.codeOnly;
+    this.problems = skill.problems.length === 0 ? skill.problems : skill.problems.map(detachedDiagnostic);
+    if (skill.declaredName) this.declaredName = skill.declaredName;
+    this.bodyFingerprint = bodyFingerprint(skill.body);
+    this.#load = load;
+  }
+
+  get summaryRange(): Range | undefined {
+    return this.#summaryStart < 0 ? undefined : this.lines.rangeOf(this.#summaryStart, this.#summaryEnd);
+  }
+
+  get frontmatterRange(): Range | undefined {
+    return this.#frontmatterStart < 0 ? undefined : this.lines.rangeOf(this.#frontmatterStart, this.#frontmatterEnd);
+  }
+
+  get text(): string {
+    return this.#load(this.uri) ?? "";
+  }
+
+  get body(): string {
+    return this.text.slice(this.bodyStart);
+  }
+}
+
+/** The skill without its text (see ReleasedSkill); a skill already released is answered as it is. */
+export function releaseText(skill: SkillFile, load: TextLoader): SkillFile {
+  return skill instanceof ReleasedSkill ? skill : new ReleasedSkill(skill, load);
+}
+
+/** A position's offset, or -1 for none. */
+function offsetOf(lines: LineMap, position: Position | undefined): number {
+  return position ? lines.offsetAt(position) : -1;
+}
+
+function detachedEntry(entry: ListEntry): ListEntry {
+  return { text: detached(entry.text), range: entry.range };
+}
+
+function detachedDiagnostic(diagnostic: CoreDiagnostic): CoreDiagnostic {
+  return {
+    ...diagnostic,
+    message: detached(diagnostic.message),
+    ...(diagnostic.related ? { related: diagnostic.related.map((entry) => ({ ...entry, message: detached(entry.message) })) } : {}),
+  };
+}
+
+/**
+ * A 53-bit hash of a body as a move compares it: line endings as `\n`, trailing white space left out. Two
+ * bodies that differ in one character differ here too, unless by a chance of one in 2^53.
+ */
+export function bodyFingerprint(body: string): number {
+  let end = body.length;
+  while (end > 0 && /\s/.test(body.charAt(end - 1))) end--;
+  // FNV-1a beside a polynomial hash of 31: two unrelated 32-bit hashes, 53 bits of them kept.
+  let fnv = 0x811c9dc5;
+  let polynomial = 0;
+  for (let i = 0; i < end; i++) {
+    let code = body.charCodeAt(i);
+    if (code === 13) {
+      if (body.charCodeAt(i + 1) === 10) continue;
+      code = 10;
+    }
+    fnv = Math.imul(fnv ^ code, 16777619);
+    polynomial = (Math.imul(polynomial, 31) + code) | 0;
+  }
+  return (polynomial >>> 0) * 2097152 + ((fnv >>> 0) & 2097151);
+}
+
+/** The fingerprint of a skill's body, whether or not it still holds its text. */
+export function skillBodyFingerprint(skill: SkillFile): number {
+  return skill instanceof ReleasedSkill ? skill.bodyFingerprint : bodyFingerprint(skill.body);
 }
 
 /** The slugs every mention of which is in inline code (usually none: an empty array is shared). */

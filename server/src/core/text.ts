@@ -10,54 +10,64 @@ export interface Range {
   readonly end: Position;
 }
 
-/** Maps UTF-16 offsets of one text to line/character positions and back, in O(log lines). */
+/**
+ * Maps UTF-16 offsets of one text to line/character positions and back, in O(log lines). It keeps the line
+ * starts and the length of each line's break, not the text: a skill no editor has open keeps no text at all.
+ */
 export class LineMap {
-  readonly #lineStarts: number[];
+  /** Each line's start offset times four, plus the length of its break: 0, 1 (`\n` or `\r`) or 2 (`\r\n`). One small-integer array, the cheapest thing to hold. */
+  readonly #lines: number[];
   readonly #length: number;
-  readonly #text: string;
 
   constructor(text: string) {
-    const starts = [0];
+    const lines: number[] = [];
+    let start = 0;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      if (code === 13 /* \r */) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
-      } else if (code === 10 /* \n */) {
-        starts.push(i + 1);
+      if (code === 13 /* \r */ || code === 10 /* \n */) {
+        const crlf = code === 13 && text.charCodeAt(i + 1) === 10;
+        if (crlf) i++;
+        lines.push(start * 4 + (crlf ? 2 : 1));
+        start = i + 1;
       }
     }
+    lines.push(start * 4);
     // Sized to the line count: the array grown by push would keep room for more lines in every file held.
-    this.#lineStarts = starts.slice();
+    this.#lines = lines.slice();
     this.#length = text.length;
-    this.#text = text;
   }
 
   get lineCount(): number {
-    return this.#lineStarts.length;
+    return this.#lines.length;
+  }
+
+  /** The text's length in UTF-16 code units. */
+  get length(): number {
+    return this.#length;
   }
 
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.#length));
+    const lines = this.#lines;
     let low = 0;
-    let high = this.#lineStarts.length - 1;
+    let high = lines.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if ((this.#lineStarts[mid] ?? 0) <= clamped) low = mid;
+      if ((lines[mid] ?? 0) >> 2 <= clamped) low = mid;
       else high = mid - 1;
     }
-    return { line: low, character: clamped - (this.#lineStarts[low] ?? 0) };
+    return { line: low, character: clamped - ((lines[low] ?? 0) >> 2) };
   }
 
   offsetAt(position: Position): number {
+    const lines = this.#lines;
     if (position.line < 0) return 0;
-    if (position.line >= this.#lineStarts.length) return this.#length;
-    const start = this.#lineStarts[position.line] ?? 0;
-    const next = this.#lineStarts[position.line + 1] ?? this.#length;
-    let offset = Math.min(start + Math.max(0, position.character), next);
+    if (position.line >= lines.length) return this.#length;
+    const entry = lines[position.line] ?? 0;
+    const start = entry >> 2;
+    const next = position.line + 1 < lines.length ? (lines[position.line + 1] ?? 0) >> 2 : this.#length;
     // Past the line's end (or inside its CRLF) means the line's end, as in LSP: never the next line's start.
-    while (offset > start && isLineBreak(this.#text.charCodeAt(offset - 1))) offset--;
-    return offset;
+    return Math.min(start + Math.max(0, position.character), next - (entry & 3));
   }
 
   rangeOf(start: number, end: number): Range {
@@ -65,8 +75,30 @@ export class LineMap {
   }
 }
 
-function isLineBreak(code: number): boolean {
-  return code === 10 || code === 13;
+/** The start of every text, shared: most skills declare themselves there. */
+export const TEXT_START: Range = Object.freeze({ start: Object.freeze({ line: 0, character: 0 }), end: Object.freeze({ line: 0, character: 0 }) });
+
+/**
+ * A copy of `value` that holds no reference to the text it was cut from. V8 keeps a slice of 13 characters or
+ * more as a view into its whole source; kept past the source's life, it keeps the whole source alive.
+ */
+export function detached(value: string): string {
+  return value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
+}
+
+/** Handles and slugs seen in the workspace's files, each held once: the same slug is mentioned by many files. */
+const internedSlugs = new Map<string, string>();
+/** Past this many, the table starts again: it is a saving, not a registry. */
+const MAX_INTERNED = 1_000_000;
+
+/** The one copy of a slug as written that every file shares, detached from any file's text. */
+export function interned(slug: string): string {
+  const known = internedSlugs.get(slug);
+  if (known !== undefined) return known;
+  if (internedSlugs.size >= MAX_INTERNED) internedSlugs.clear();
+  const copy = detached(slug);
+  internedSlugs.set(copy, copy);
+  return copy;
 }
 
 /** True when `position` lies inside `range`, both ends included (a cursor right after a word still touches it). */

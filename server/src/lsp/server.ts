@@ -37,9 +37,9 @@ import {
   type SkillInitializationOptions,
   type SkillSettings,
 } from "../../../shared/protocol.js";
-import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MoveDetector, Namespace, isRefusal, isSkillUri, type Refusal } from "../core/index.js";
+import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MoveDetector, Namespace, isRefusal, isSkillUri, skillBodyFingerprint, type Refusal } from "../core/index.js";
 import { ListedWorkspace } from "../node/listedWorkspace.js";
-import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, listFolders, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, uriFromPath } from "../node/workspaceFiles.js";
+import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, listFolders, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, readWorkspaceFileSync, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { skillClosure, type BundleFile } from "../core/bundle.js";
@@ -115,7 +115,8 @@ function refusalError(refusal: Refusal): ResponseError<void> {
 export class SkillServer {
   readonly #connection: Connection;
   readonly #documents = new TextDocuments(TextDocument);
-  readonly #namespace = new Namespace();
+  /** Skills no editor has open give up their text; a request that needs it reads the file again. */
+  readonly #namespace = new Namespace({ isOpen: (uri) => this.#documents.get(uri) !== undefined, load: (uri) => readWorkspaceFileSync(pathFromUri(uri)) });
   #folders: string[] = [];
   /** What the client announced; until `initialize`, nothing. */
   #client: ClientProfile = readClientProfile({});
@@ -580,6 +581,7 @@ export class SkillServer {
 
   async #onClose(uri: string): Promise<void> {
     this.#openTexts.delete(uri);
+    this.#namespace.closed(uri);
     clearTimeout(this.#typing.get(uri)?.timer);
     this.#typing.delete(uri);
     // The editor's text no longer wins: the disk's does, or the file is gone.
@@ -631,8 +633,9 @@ export class SkillServer {
     const skill = this.#namespace.skill(uri);
     if (!skill || this.#indexing) return;
     const reportsDeletes = this.#fileEvents || this.#client.watchRegistration;
+    const body = reportsDeletes ? 0 : skillBodyFingerprint(skill);
     for (const other of reportsDeletes ? [] : [...this.#namespace.skills()]) {
-      if (other.uri === uri || other.body !== skill.body || this.#documents.get(other.uri)) continue;
+      if (other.uri === uri || skillBodyFingerprint(other) !== body || this.#documents.get(other.uri)) continue;
       if ((await readWorkspaceFile(pathFromUri(other.uri))) === undefined) await this.#onDiskChange(other.uri, FileChangeType.Deleted);
     }
     const current = this.#namespace.skill(uri);

@@ -145,7 +145,7 @@ export function documentSymbols(namespace: Namespace, file: WorkspaceFile): Docu
   });
   if (file.kind !== "skill") return children;
   const skill = file.file;
-  const whole = skill.lines.rangeOf(0, skill.text.length);
+  const whole = skill.lines.rangeOf(0, skill.lines.length);
   return [{ name: `@${skill.slug}`, detail: skill.title, kind: SymbolKind.Module, range: whole, selectionRange: skill.frontmatterRange ?? FILE_START, children }];
 }
 

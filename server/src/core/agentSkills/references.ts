@@ -2,7 +2,7 @@ import { scanMentions } from "../mentions.js";
 import { codeFences, isInFence, type CodeFence } from "../prose.js";
 import type { Mention, MentionPlace } from "../skillFile.js";
 import { isValidHandle } from "../slug.js";
-import type { LineMap, Range } from "../text.js";
+import { detached, interned, type LineMap, type Range } from "../text.js";
 import { AGENT_SKILL_FILE, resolveLink, segmentsOf } from "./paths.js";
 
 /** How a reference is written: `@name`, `/name`, `$name`, or a Markdown link to the skill's folder (no sigil). */
@@ -124,17 +124,18 @@ class ProseReference implements Reference {
   readonly #lines: LineMap;
 
   constructor(written: string, start: number, end: number, place: MentionPlace, sigil: Sigil, lines: LineMap, link?: LinkToken, inCode = false) {
-    this.written = written;
+    // Shared copies, not slices: a slice would keep the whole file's text alive.
+    this.written = interned(written);
     this.inCode = inCode;
-    this.slug = written.toLowerCase();
+    this.slug = interned(written.toLowerCase());
     this.start = start;
     this.end = end;
     this.place = place;
     this.sigil = sigil;
     this.#lines = lines;
     if (link !== undefined) {
-      this.target = link.target;
-      this.#link = link;
+      this.target = detached(link.target);
+      this.#link = { ...link, name: this.written, target: this.target, raw: detached(link.raw) };
     }
   }
 

@@ -6,7 +6,7 @@ import { isValidHandle, MAX_HANDLE_LENGTH, titleFromHandle } from "../slug.js";
 import { agentsReadingSkill } from "./agents.js";
 import { agentSkillBoolean, checkAgentSkillFrontmatter } from "./check.js";
 import { entryOf, readFrontmatter, type FrontmatterEntry } from "./frontmatter.js";
-import { LineMap, type Range } from "../text.js";
+import { detached, LineMap, type Range } from "../text.js";
 import { agentSkillHandle, siblingAgentSkillUri, skillFolderUri } from "./paths.js";
 import { scanReferences, type Reference } from "./references.js";
 
@@ -32,11 +32,9 @@ export interface DeclaredName {
   readonly range: Range;
 }
 
-const declaredNames = new WeakMap<SkillFile, DeclaredName>();
-
 /** The `name:` a SKILL.md declares (undefined for a `.skill.md`, or a SKILL.md without one). */
 export function nameOf(skill: SkillFile): DeclaredName | undefined {
-  return declaredNames.get(skill);
+  return skill.declaredName;
 }
 
 const SIMPLE_LINE = /^([A-Za-z][A-Za-z0-9_-]*):(?: +(.*?))? *$/;
@@ -160,8 +158,8 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
     codeOnly: [],
     requirements: uniqueSlugs(mentions.filter((mention) => mention.place === "body" && mention.sigil !== "")).slice(),
     problems,
+    ...(name && nameRange ? { declaredName: { value: detached(name.value), range: nameRange } } : {}),
   };
-  if (name && nameRange) declaredNames.set(skill, { value: name.value, range: nameRange });
   return skill;
 }
 

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, test } from "node:test";
+import * as fc from "fast-check";
+import { bodyFingerprint, LineMap, Namespace, parseAgentSkill, parseSkillFile, releaseText, skillBodyFingerprint, type SkillFile } from "../../server/src/core/index.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Every skill file of the examples and of the fixtures copied from public skill libraries. */
+function skillFiles(): { uri: string; text: string }[] {
+  const found: { uri: string; text: string }[] = [];
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".skill.md") || name === "SKILL.md") found.push({ uri: pathToFileURL(path).href, text: readFileSync(path, "utf8") });
+    }
+  };
+  for (const folder of ["examples", "test/fixtures/agent-skills", "test/fixtures/skill-library", "test/fixtures/bad-input"]) walk(join(ROOT, folder));
+  return found;
+}
+
+const parse = (uri: string, text: string): SkillFile => (uri.endsWith("/SKILL.md") ? parseAgentSkill(uri, text) : parseSkillFile(uri, text));
+
+/** What a skill answers, everything but its text, as plain data. */
+function answers(skill: SkillFile): unknown {
+  return {
+    uri: skill.uri,
+    declaration: skill.declaration,
+    handle: skill.handle,
+    slug: skill.slug,
+    validHandle: skill.validHandle,
+    title: skill.title,
+    summary: skill.summary,
+    summaryRange: skill.summaryRange,
+    enabled: skill.enabled,
+    advertised: skill.advertised,
+    examples: skill.examples,
+    nearMisses: skill.nearMisses,
+    frontmatterRange: skill.frontmatterRange,
+    bodyStart: skill.bodyStart,
+    mentions: skill.mentions.map((mention) => ({ ...mention, range: mention.range })),
+    requirements: skill.requirements,
+    codeOnly: skill.codeOnly,
+    problems: skill.problems,
+    declaredName: skill.declaredName,
+  };
+}
+
+describe("a skill that let its text go", () => {
+  const files = skillFiles();
+
+  test("answers everything as the parsed skill does, on every example and fixture skill", () => {
+    assert.ok(files.length >= 20, `only ${files.length} skill files found`);
+    for (const { uri, text } of files) {
+      const parsed = parse(uri, text);
+      const released = releaseText(parse(uri, text), () => text);
+      assert.deepEqual(answers(released), answers(parsed), relative(ROOT, fileURLToPath(uri)));
+      assert.equal(released.text, text);
+      assert.equal(released.body, parsed.body);
+      assert.equal(skillBodyFingerprint(released), skillBodyFingerprint(parsed));
+    }
+  });
+
+  test("reads its text through the loader, every time: what the disk holds now", () => {
+    const { uri, text } = files[0] ?? { uri: "", text: "" };
+    let disk: string | undefined = text;
+    const released = releaseText(parse(uri, text), () => disk);
+    assert.equal(released.text, text);
+    disk = `${text}\nMore.`;
+    assert.equal(released.text, disk);
+    disk = undefined;
+    assert.equal(released.text, "", "a file gone from the disk reads as empty");
+    assert.equal(skillBodyFingerprint(released), skillBodyFingerprint(parse(uri, text)), "the move detector still knows its body");
+  });
+
+  test("the namespace keeps the text of open files only, and lets it go when the file closes", () => {
+    const open = new Set<string>();
+    const disk = new Map<string, string>();
+    const namespace = new Namespace({ isOpen: (uri) => open.has(uri), load: (uri) => disk.get(uri) });
+    const a = "file:///ws/a.skill.md";
+    const b = "file:///ws/b.skill.md";
+    disk.set(a, "---\nsummary: Mentions @b.\n---\nUse @b.\n");
+    disk.set(b, "---\nsummary: Plain.\n---\nBody.\n");
+    open.add(a);
+    namespace.set(a, "---\nsummary: Mentions @b.\n---\nUse @b, edited.\n");
+    namespace.set(b, disk.get(b) ?? "");
+    assert.equal(namespace.skill(a)?.text, "---\nsummary: Mentions @b.\n---\nUse @b, edited.\n", "an open file holds the editor's text");
+    assert.equal(namespace.skill(b)?.text, disk.get(b));
+    disk.set(b, "changed on disk");
+    assert.equal(namespace.skill(b)?.text, "changed on disk", "a released file reads the disk again");
+    open.delete(a);
+    namespace.closed(a);
+    assert.equal(namespace.skill(a)?.text, disk.get(a), "closed: the disk's text");
+    assert.deepEqual(namespace.diagnose(a), [], "and its references still resolve");
+    assert.deepEqual(namespace.mentioners("b"), [a]);
+  });
+
+  test("a body's fingerprint ignores line endings and trailing blanks, and nothing else", () => {
+    assert.equal(bodyFingerprint("a\r\nb\rc  \n\n"), bodyFingerprint("a\nb\nc"));
+    assert.notEqual(bodyFingerprint("a\nb"), bodyFingerprint("a\nc"));
+    assert.notEqual(bodyFingerprint("ab"), bodyFingerprint("ba"));
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (x, y) => (x.replace(/\r\n?/g, "\n").trimEnd() === y.replace(/\r\n?/g, "\n").trimEnd()) === (bodyFingerprint(x) === bodyFingerprint(y))),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("LineMap without its text", () => {
+  /** The rule as it reads the text: past a line's end, or inside its CRLF, is the line's end. */
+  function referenceOffsetAt(text: string, line: number, character: number): number {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === "\r" && text[i + 1] === "\n") i++;
+      if (text[i] === "\r" || text[i] === "\n") starts.push(i + 1);
+    }
+    if (line < 0) return 0;
+    if (line >= starts.length) return text.length;
+    const start = starts[line] ?? 0;
+    let offset = Math.min(start + Math.max(0, character), starts[line + 1] ?? text.length);
+    while (offset > start && (text[offset - 1] === "\n" || text[offset - 1] === "\r")) offset--;
+    return offset;
+  }
+
+  test("offsetAt and positionAt agree with the rule read off the text", () => {
+    const texts = fc.array(fc.constantFrom("a", "é", "\n", "\r", "\r\n", "🎉", " "), { maxLength: 40 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(texts, fc.integer({ min: -2, max: 12 }), fc.integer({ min: -2, max: 50 }), (text, line, character) => {
+        const lines = new LineMap(text);
+        const offset = lines.offsetAt({ line, character });
+        assert.equal(offset, referenceOffsetAt(text, line, character));
+        assert.equal(lines.offsetAt(lines.positionAt(offset)), offset);
+        assert.equal(lines.length, text.length);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
