@@ -110,7 +110,7 @@ export class BackgroundReader {
     const worker = this.#worker;
     if (!worker) return Promise.resolve(undefined);
     const id = this.#nextId++;
-    const request: ReadRequest = { id, paths, limit: this.#limit, ...(spare ? { spare } : {}) };
+    const request: ReadRequest = { id, paths: paths.join("\0"), limit: this.#limit, ...(spare ? { spare } : {}) };
     return new Promise<FileBatch | undefined>((resolve) => {
       this.#waiting.set(id, resolve);
       worker.postMessage(request, spare ? [spare] : []);

@@ -85,10 +85,14 @@ export function filesOfBatch(batch: FileBatch): (Uint8Array | undefined)[] {
   return files;
 }
 
-/** What the reading thread is asked: one batch of files, and maybe a buffer handed back to read them into. */
+/**
+ * What the reading thread is asked: one batch of files, and maybe a buffer handed back to read them into. The
+ * paths come as one string joined by NUL (which no path holds): one string crosses between threads for less
+ * than 128 do.
+ */
 export interface ReadRequest {
   readonly id: number;
-  readonly paths: readonly string[];
+  readonly paths: string;
   readonly limit: number;
   readonly spare?: ArrayBuffer;
 }

@@ -7,6 +7,6 @@ import { readFileBatchSync, type ReadRequest, type ReadResponse } from "./fileBy
 
 const port = parentPort;
 port?.on("message", (request: ReadRequest) => {
-  const response: ReadResponse = { id: request.id, batch: readFileBatchSync(request.paths, request.limit, request.spare) };
+  const response: ReadResponse = { id: request.id, batch: readFileBatchSync(request.paths.split("\0"), request.limit, request.spare) };
   port.postMessage(response, [response.batch.bytes.buffer as ArrayBuffer]);
 });

@@ -30,7 +30,10 @@ export async function readIgnoreRules(folder: string): Promise<IgnoreRules> {
 
 /** True when the rules leave a file out: the file itself, or any folder on its way down from the root. */
 export function isIgnoredPath(rules: IgnoreRules, root: string, filePath: string): boolean {
-  const parts = path.relative(root, filePath).split(path.sep);
+  // A plain path below the root is its part past the root: path.relative, which normalises both, was most of this check's cost.
+  const below = root.endsWith(path.sep) ? root : root + path.sep;
+  const plain = filePath.startsWith(below) && !filePath.includes(`${path.sep}.${path.sep}`) && !filePath.includes(`${path.sep}..${path.sep}`);
+  const parts = (plain ? filePath.slice(below.length) : path.relative(root, filePath)).split(path.sep);
   for (let i = 1; i < parts.length; i++) if (rules.ignores(parts.slice(0, i).join("/"), true)) return true;
   return rules.ignores(parts.join("/"), false);
 }
