@@ -41,7 +41,7 @@ function answers(skill: SkillFile): unknown {
     nearMisses: skill.nearMisses,
     frontmatterRange: skill.frontmatterRange,
     bodyStart: skill.bodyStart,
-    mentions: skill.mentions.map((mention) => ({ ...mention, range: mention.range })),
+    mentions: skill.mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, end: mention.end, place: mention.place, inCode: mention.inCode, range: mention.range })),
     requirements: skill.requirements,
     codeOnly: skill.codeOnly,
     problems: skill.problems,
@@ -98,6 +98,21 @@ describe("a skill that let its text go", () => {
     assert.deepEqual(namespace.mentioners("b"), [a]);
   });
 
+  test("a closed file's problems are computed when asked, not held; an open file's are held", () => {
+    const open = new Set<string>();
+    const namespace = new Namespace({ isOpen: (uri) => open.has(uri), load: () => undefined });
+    const closed = "file:///ws/closed.skill.md";
+    const edited = "file:///ws/edited.skill.md";
+    open.add(edited);
+    namespace.set(closed, "---\nsummary: Uses a missing skill.\n---\nUse @nowhere.\n");
+    namespace.set(edited, "---\nsummary: Also uses it.\n---\nUse @nowhere.\n");
+    const first = namespace.diagnose(closed);
+    assert.equal(first.length, 1);
+    assert.notEqual(namespace.diagnose(closed), first, "computed again");
+    assert.deepEqual(namespace.diagnose(closed), first, "to the same answer");
+    assert.equal(namespace.diagnose(edited), namespace.diagnose(edited), "held while open");
+  });
+
   test("a body's fingerprint ignores line endings and trailing blanks, and nothing else", () => {
     assert.equal(bodyFingerprint("a\r\nb\rc  \n\n"), bodyFingerprint("a\nb\nc"));
     assert.notEqual(bodyFingerprint("a\nb"), bodyFingerprint("a\nc"));
@@ -136,6 +151,19 @@ describe("LineMap without its text", () => {
         assert.equal(lines.length, text.length);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  test("the same past 16 KB, where the line starts no longer fit in 16 bits", () => {
+    const texts = fc.array(fc.constantFrom("a", "\n", "\r", "\r\n", "🎉"), { maxLength: 40 }).map((parts) => `${"x".repeat(17_000)}\n${parts.join("")}`);
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 0, max: 12 }), fc.integer({ min: -2, max: 17_050 }), (text, line, character) => {
+        const lines = new LineMap(text);
+        const offset = lines.offsetAt({ line, character });
+        assert.equal(offset, referenceOffsetAt(text, line, character));
+        assert.equal(lines.offsetAt(lines.positionAt(offset)), offset);
+      }),
+      { numRuns: 200 },
     );
   });
 });

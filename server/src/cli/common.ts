@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { BUILTIN_SKILLS, Namespace, siblingSkillUri } from "../core/index.js";
 import { belongsTo, findLibraries, type SkillLibrary } from "../node/libraries.js";
-import { loadFolders, pathFromUri, uriFromPath } from "../node/workspaceFiles.js";
+import { loadFolders, pathFromUri, readWorkspaceFileSync, uriFromPath } from "../node/workspaceFiles.js";
 
 /** Where a verb writes: whole lines to standard output and standard error, and streamed text (no line break added). */
 export interface CliIo {
@@ -105,7 +105,8 @@ async function checkFolders(folders: readonly string[], mustExist: boolean): Pro
 
 /** Reads libraries into one namespace, each library's files only (none of a nested library's). */
 async function loadLibraries(libraries: readonly SkillLibrary[]): Promise<Namespace> {
-  const namespace = new Namespace();
+  // No file is open here: each skill gives up its text once parsed, and a verb that needs it reads the file.
+  const namespace = new Namespace({ isOpen: () => false, load: (uri) => readWorkspaceFileSync(pathFromUri(uri)) });
   await loadFolders(namespace, libraries.map((library) => library.root), { shouldRead: (uri) => libraries.some((library) => belongsTo(library, uri)) });
   return namespace;
 }

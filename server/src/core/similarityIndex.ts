@@ -32,9 +32,36 @@ interface Group {
   readonly signature: string;
   /** Term ids, sorted ascending. */
   readonly terms: Int32Array;
-  readonly members: Set<string>;
-  /** The members in key order, made when first asked for after a change. */
+  /** One key as itself, several in a Set: nearly every group has one member, and a Set of one costs 150 bytes. */
+  members: string | Set<string> | undefined;
+  /** The members in key order, made when first asked for after a change (for groups of several). */
   sorted: string[] | undefined;
+}
+
+function memberCount(group: Group): number {
+  const members = group.members;
+  return members === undefined ? 0 : typeof members === "string" ? 1 : members.size;
+}
+
+function membersOf(group: Group): Iterable<string> {
+  const members = group.members;
+  return members === undefined ? [] : typeof members === "string" ? [members] : members;
+}
+
+function addMember(group: Group, key: string): void {
+  const members = group.members;
+  if (members === undefined) group.members = key;
+  else if (typeof members !== "string") members.add(key);
+  else if (members !== key) group.members = new Set([members, key]);
+}
+
+function deleteMember(group: Group, key: string): void {
+  const members = group.members;
+  if (members === key) group.members = undefined;
+  else if (typeof members === "object") {
+    members.delete(key);
+    if (members.size === 1) group.members = members.values().next().value as string;
+  }
 }
 
 const EPSILON = 1e-9;
@@ -140,22 +167,22 @@ export class SimilarityIndex {
     const previous = this.#groupOf.get(key);
     if (previous) {
       this.#groupOf.delete(key);
-      previous.members.delete(key);
+      deleteMember(previous, key);
       previous.sorted = undefined;
-      if (previous.members.size === 0) this.#removeGroup(previous);
+      if (memberCount(previous) === 0) this.#removeGroup(previous);
     }
     if (words === undefined || words.length < MIN_SUMMARY_TERMS) return;
     const terms = Int32Array.from(words.map((term) => this.#termId(term))).sort();
     const signature = terms.join(",");
     const group = this.#groups.get(signature) ?? this.#addGroup(signature, terms);
-    group.members.add(key);
+    addMember(group, key);
     group.sorted = undefined;
     this.#groupOf.set(key, group);
   }
 
   #addGroup(signature: string, terms: Int32Array): Group {
     const id = this.#freeIds.pop() ?? this.#byId.length;
-    const group: Group = { id, signature, terms, members: new Set(), sorted: undefined };
+    const group: Group = { id, signature, terms, members: undefined, sorted: undefined };
     this.#groups.set(signature, group);
     this.#byId[id] = group;
     if (id >= this.#marks.length) this.#marks = grown(this.#marks, Math.max(id + 1, this.#marks.length * 2));
@@ -191,9 +218,9 @@ export class SimilarityIndex {
     const group = this.#groupOf.get(key);
     if (!group) return [];
     const found: SimilarNeighbour[] = [];
-    for (const member of group.members) if (member !== key) found.push({ key: member, score: 1 });
+    for (const member of membersOf(group)) if (member !== key) found.push({ key: member, score: 1 });
     this.#eachNeighbour(group, (other, score) => {
-      for (const member of other.members) found.push({ key: member, score });
+      for (const member of membersOf(other)) found.push({ key: member, score });
     });
     return found.sort(byScoreThenKey);
   }
@@ -220,7 +247,7 @@ export class SimilarityIndex {
 
   #groupClosest(group: Group, limit: number, into: Map<string, Closest>): void {
     const others = this.#othersOf(group);
-    for (const key of group.members) into.set(key, this.#closestOf(key, group, others, limit));
+    for (const key of membersOf(group)) into.set(key, this.#closestOf(key, group, others, limit));
   }
 
   #othersOf(group: Group): [Group, number][] {
@@ -231,10 +258,10 @@ export class SimilarityIndex {
 
   #closestOf(key: string, group: Group, others: readonly (readonly [Group, number])[], limit: number): Closest {
     const nearest = new Nearest(limit);
-    let total = group.members.size - 1;
+    let total = memberCount(group) - 1;
     for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
     for (const [other, score] of others) {
-      total += other.members.size;
+      total += memberCount(other);
       for (const member of this.#sorted(other, limit)) nearest.offer(member, score);
     }
     return { closest: nearest.closest, total };
@@ -242,7 +269,9 @@ export class SimilarityIndex {
 
   /** A group's first `count` members in key order. */
   #sorted(group: Group, count: number): readonly string[] {
-    group.sorted ??= [...group.members].sort();
+    const members = group.members;
+    if (typeof members !== "object") return members === undefined ? [] : [members];
+    group.sorted ??= [...members].sort();
     return group.sorted.length <= count ? group.sorted : group.sorted.slice(0, count);
   }
 
@@ -320,8 +349,8 @@ export class SimilarityJoin {
   /** By position: the set's term ranks, ascending, in one array. */
   readonly #ranks: Int32Array;
   readonly #offsets: Int32Array;
-  /** By subset size c: key → positions and places of the last term, interleaved; positions ascend. */
-  readonly #postings: Map<number, number[]>[] = [new Map(), new Map(), new Map(), new Map()];
+  /** By subset size c: key → the positions indexed under it, with the place of the key's last term in each. */
+  readonly #postings: PostingTable[] = [new PostingTable(), new PostingTable(), new PostingTable(), new PostingTable()];
   readonly #marks: Int32Array;
   readonly #held: Uint8Array;
   readonly #found: (a: number, b: number, score: number) => void;
@@ -411,17 +440,16 @@ export class SimilarityJoin {
     for (let c = 1; c <= 3; c++) {
       const length = lengths[c] as number;
       if (length < c) continue;
-      const postings = this.#postings[c] as Map<number, number[]>;
+      const postings = this.#postings[c] as PostingTable;
+      const { positions, places, next } = postings;
       eachSubset(ranks, start, length, c, (key, place) => {
-        const entries = postings.get(key);
-        if (!entries) return;
-        for (let e = 0; e < entries.length; e += 2) {
-          const other = entries[e] as number;
+        for (let e = postings.first(key); e >= 0; e = next[e] as number) {
+          const other = positions[e] as number;
           if (marks[other] === stamp) continue;
           const from = offsets[other] as number;
           const m = (offsets[other + 1] as number) - from;
           // The pair is keyed by subsets of one size, and both places lie within its prefixes.
-          if (m < lowest || subsets[m] !== c || place > (ownDepth[m] as number) || (entries[e + 1] as number) > (otherDepth[m] as number)) continue;
+          if (m < lowest || subsets[m] !== c || place > (ownDepth[m] as number) || (places[e] as number) > (otherDepth[m] as number)) continue;
           marks[other] = stamp;
           const needed = needs[m] as number;
           let shared = 0;
@@ -449,14 +477,95 @@ export class SimilarityJoin {
     for (let c = 1; c <= 3; c++) {
       const length = lengths[c] as number;
       if (length < c) continue;
-      const postings = this.#postings[c] as Map<number, number[]>;
-      eachSubset(this.#ranks, start, length, c, (key, place) => {
-        const entries = postings.get(key);
-        if (entries) entries.push(position, place);
-        else postings.set(key, [position, place]);
-      });
+      const postings = this.#postings[c] as PostingTable;
+      eachSubset(this.#ranks, start, length, c, (key, place) => postings.add(key, position, place));
     }
   }
+}
+
+/**
+ * Key → list of (position, place) for the join, in typed arrays: an open-addressing table of keys, each holding
+ * the head of its list, and the lists' entries chained newest first. At 50,000 summaries a Map of small arrays
+ * held about 125 MB while the join ran, and its garbage was most of the join's collection time.
+ */
+class PostingTable {
+  #keys = new Int32Array(1024).fill(-1);
+  #heads = new Int32Array(1024);
+  #size = 0;
+  positions = new Int32Array(1024);
+  places = new Int32Array(1024);
+  next = new Int32Array(1024);
+  #entries = 0;
+
+  /** The newest entry under `key`, or -1; `next` chains to older ones. */
+  first(key: number): number {
+    const keys = this.#keys;
+    const mask = keys.length - 1;
+    for (let slot = slotOf(key, mask); ; slot = (slot + 1) & mask) {
+      const held = keys[slot] as number;
+      if (held === key) return this.#heads[slot] as number;
+      if (held === -1) return -1;
+    }
+  }
+
+  /** Adds an entry under a key (keys are non-negative). */
+  add(key: number, position: number, place: number): void {
+    if (this.#entries === this.positions.length) {
+      const size = Math.max(1024, this.#entries * 2);
+      this.positions = grown(this.positions, size);
+      this.places = grown(this.places, size);
+      this.next = grown(this.next, size);
+    }
+    if (2 * (this.#size + 1) > this.#keys.length) this.#rehash(Math.max(1024, this.#keys.length * 2));
+    const keys = this.#keys;
+    const mask = keys.length - 1;
+    let slot = slotOf(key, mask);
+    while (keys[slot] !== key && keys[slot] !== -1) slot = (slot + 1) & mask;
+    const entry = this.#entries++;
+    this.positions[entry] = position;
+    this.places[entry] = place;
+    if (keys[slot] === -1) {
+      keys[slot] = key;
+      this.#size++;
+      this.next[entry] = -1;
+    } else {
+      this.next[entry] = this.#heads[slot] as number;
+    }
+    this.#heads[slot] = entry;
+  }
+
+  clear(): void {
+    this.#keys = new Int32Array(0);
+    this.#heads = new Int32Array(0);
+    this.positions = new Int32Array(0);
+    this.places = new Int32Array(0);
+    this.next = new Int32Array(0);
+    this.#size = 0;
+    this.#entries = 0;
+  }
+
+  #rehash(capacity: number): void {
+    const oldKeys = this.#keys;
+    const oldHeads = this.#heads;
+    const keys = new Int32Array(capacity).fill(-1);
+    const heads = new Int32Array(capacity);
+    const mask = capacity - 1;
+    for (let i = 0; i < oldKeys.length; i++) {
+      const key = oldKeys[i] as number;
+      if (key === -1) continue;
+      let slot = slotOf(key, mask);
+      while (keys[slot] !== -1) slot = (slot + 1) & mask;
+      keys[slot] = key;
+      heads[slot] = oldHeads[i] as number;
+    }
+    this.#keys = keys;
+    this.#heads = heads;
+  }
+}
+
+function slotOf(key: number, mask: number): number {
+  const h = Math.imul(key, 0x9e3779b1);
+  return (h ^ (h >>> 16)) & mask;
 }
 
 /**

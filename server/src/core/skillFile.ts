@@ -25,9 +25,8 @@ class FileMention implements Mention {
   readonly written: string;
   readonly slug: string;
   readonly start: number;
-  readonly end: number;
-  readonly place: MentionPlace;
-  readonly inCode: boolean;
+  /** Bit 0: in the summary (else the body); bit 1: a whole inline code span. One field for two, 282,000 times at 50,000 skills. */
+  readonly #flags: number;
   readonly #lines: LineMap;
 
   constructor(token: MentionToken, place: MentionPlace, lines: LineMap) {
@@ -35,10 +34,21 @@ class FileMention implements Mention {
     this.written = interned(token.written);
     this.slug = token.slug === token.written ? this.written : interned(token.slug);
     this.start = token.start;
-    this.end = token.end;
-    this.place = place;
-    this.inCode = token.inCode;
+    this.#flags = (place === "summary" ? 1 : 0) | (token.inCode ? 2 : 0);
     this.#lines = lines;
+  }
+
+  /** Just after the slug: the `@` and the slug are all a mention is. */
+  get end(): number {
+    return this.start + 1 + this.written.length;
+  }
+
+  get place(): MentionPlace {
+    return this.#flags & 1 ? "summary" : "body";
+  }
+
+  get inCode(): boolean {
+    return (this.#flags & 2) !== 0;
   }
 
   get range(): Range {

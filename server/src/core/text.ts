@@ -15,8 +15,12 @@ export interface Range {
  * starts and the length of each line's break, not the text: a skill no editor has open keeps no text at all.
  */
 export class LineMap {
-  /** Each line's start offset times four, plus the length of its break: 0, 1 (`\n` or `\r`) or 2 (`\r\n`). One small-integer array, the cheapest thing to hold. */
-  readonly #lines: number[];
+  /**
+   * Each line's start offset times four, plus the length of its break: 0, 1 (`\n` or `\r`) or 2 (`\r\n`).
+   * Held as the character codes of a string when every entry fits in 16 bits (a text under 16 KB, nearly
+   * every skill): 2 bytes a line rather than an array's 8.
+   */
+  readonly #lines: number[] | string;
   readonly #length: number;
 
   constructor(text: string) {
@@ -33,7 +37,7 @@ export class LineMap {
     }
     lines.push(start * 4);
     // Sized to the line count: the array grown by push would keep room for more lines in every file held.
-    this.#lines = lines.slice();
+    this.#lines = start * 4 < 65536 ? String.fromCharCode(...lines) : lines.slice();
     this.#length = text.length;
   }
 
@@ -46,26 +50,30 @@ export class LineMap {
     return this.#length;
   }
 
+  #entry(line: number): number {
+    const lines = this.#lines;
+    return typeof lines === "string" ? lines.charCodeAt(line) : (lines[line] ?? 0);
+  }
+
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.#length));
-    const lines = this.#lines;
     let low = 0;
-    let high = lines.length - 1;
+    let high = this.#lines.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if ((lines[mid] ?? 0) >> 2 <= clamped) low = mid;
+      if (this.#entry(mid) >> 2 <= clamped) low = mid;
       else high = mid - 1;
     }
-    return { line: low, character: clamped - ((lines[low] ?? 0) >> 2) };
+    return { line: low, character: clamped - (this.#entry(low) >> 2) };
   }
 
   offsetAt(position: Position): number {
-    const lines = this.#lines;
+    const count = this.#lines.length;
     if (position.line < 0) return 0;
-    if (position.line >= lines.length) return this.#length;
-    const entry = lines[position.line] ?? 0;
+    if (position.line >= count) return this.#length;
+    const entry = this.#entry(position.line);
     const start = entry >> 2;
-    const next = position.line + 1 < lines.length ? (lines[position.line + 1] ?? 0) >> 2 : this.#length;
+    const next = position.line + 1 < count ? this.#entry(position.line + 1) >> 2 : this.#length;
     // Past the line's end (or inside its CRLF) means the line's end, as in LSP: never the next line's start.
     return Math.min(start + Math.max(0, position.character), next - (entry & 3));
   }
