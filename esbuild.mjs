@@ -47,6 +47,8 @@ const builds = [
   { ...common, entryPoints: ["server/src/main.ts"], outfile: "dist/server-bundle.js", plugins: [lazyCrypto] },
   // What `node dist/server.js` runs: a few lines that run the bundle above from V8's code cache.
   { ...common, entryPoints: ["server/src/start.ts"], outfile: "dist/server.js", sourcemap: false },
+  // The thread that reads the workspace's files for the first index, beside the bundle that starts it.
+  { ...common, entryPoints: ["server/src/node/readerWorker.ts"], outfile: "dist/reader-worker.js", sourcemap: false },
 ];
 
 // The graph panel's page, bundled for the browser: it runs in the webview.

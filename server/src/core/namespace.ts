@@ -60,6 +60,7 @@ interface Claim {
   readonly advertised: boolean;
 }
 
+/** The diagnostics of a file without problems, shared: most files have none. */
 const NO_DIAGNOSTICS: readonly CoreDiagnostic[] = Object.freeze([]);
 
 const BUILTIN_BY_SLUG: ReadonlyMap<string, ToolSpec> = new Map(BUILTIN_TOOLS.map((tool) => [tool.slug, tool]));
@@ -525,10 +526,11 @@ export class Namespace {
     return affected;
   }
 
-  #diagnoseSkill(skill: SkillFile): CoreDiagnostic[] {
+  #diagnoseSkill(skill: SkillFile): readonly CoreDiagnostic[] {
     const diagnostics: CoreDiagnostic[] = [...skill.problems];
-    const head = skill.lines.rangeOf(0, 0);
-    if (skill.validHandle) {
+    // Most skills hold their handle alone, and most mentions name an enabled skill as written: nothing to build for those.
+    if (skill.validHandle && (this.tool(skill.slug) || typeof this.#claimants.get(skill.slug) !== "string")) {
+      const head = skill.lines.rangeOf(0, 0);
       const tool = this.tool(skill.slug);
       if (tool) {
         diagnostics.push({
@@ -552,9 +554,20 @@ export class Namespace {
         });
       }
     }
-    for (const mention of skill.mentions) diagnostics.push(...this.#diagnoseMention(mention, skill.format.quietReferences, skill.uri));
+    const quiet = skill.format.quietReferences;
+    for (const mention of skill.mentions) if (quiet || !this.#namesEnabledSkill(mention)) diagnostics.push(...this.#diagnoseMention(mention, quiet, skill.uri));
     diagnostics.push(...this.#competition.diagnose(skill, (uri) => this.#skills.get(uri)));
     return diagnostics;
+  }
+
+  /**
+   * True for a mention written in lower case of a handle one enabled skill claims: it has nothing to report
+   * (a tool of that handle would win the resolution, and a tool's mention in lower case reports nothing either).
+   */
+  #namesEnabledSkill(mention: Mention): boolean {
+    if (mention.written !== mention.slug) return false;
+    const claimant = this.#claimants.get(mention.slug);
+    return typeof claimant === "string" && this.#skills.get(claimant)?.enabled === true;
   }
 
   #diagnoseDocument(document: AgentDocument): CoreDiagnostic[] {

@@ -419,25 +419,15 @@ function detachedDiagnostic(diagnostic: CoreDiagnostic): CoreDiagnostic {
 }
 
 /**
- * A 53-bit hash of a body as a move compares it: line endings as `\n`, trailing white space left out. Two
- * bodies that differ in one character differ here too, unless by a chance of one in 2^53.
+ * A hash of a body as a move compares it: line endings as `\n`, trailing white space left out. 32 bits of a
+ * polynomial hash beside the length: the move detector compares a few hundred remembered bodies at most, so a
+ * false match is a chance of one in billions, and one multiply a character keeps it off the first index's bill.
  */
 export function bodyFingerprint(body: string): number {
-  let end = body.length;
-  while (end > 0 && /\s/.test(body.charAt(end - 1))) end--;
-  // FNV-1a beside a polynomial hash of 31: two unrelated 32-bit hashes, 53 bits of them kept.
-  let fnv = 0x811c9dc5;
-  let polynomial = 0;
-  for (let i = 0; i < end; i++) {
-    let code = body.charCodeAt(i);
-    if (code === 13) {
-      if (body.charCodeAt(i + 1) === 10) continue;
-      code = 10;
-    }
-    fnv = Math.imul(fnv ^ code, 16777619);
-    polynomial = (Math.imul(polynomial, 31) + code) | 0;
-  }
-  return (polynomial >>> 0) * 2097152 + ((fnv >>> 0) & 2097151);
+  const key = (body.includes("\r") ? body.replace(/\r\n?/g, "\n") : body).trimEnd();
+  let hash = 0;
+  for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0;
+  return (hash >>> 0) * 2097152 + (key.length % 2097152);
 }
 
 /** The fingerprint of a skill's body, whether or not it still holds its text. */

@@ -1,7 +1,9 @@
-import { closeSync, constants, fstatSync, openSync, promises as fs, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { constants, promises as fs, readdirSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
+import { BackgroundReader } from "./backgroundReader.js";
+import { readFileBytesSync } from "./fileBytes.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MAX_SKILL_CHARS, SKILL_SUFFIX, agentDocumentRole, isAgentSkillUri, type Namespace } from "../core/index.js";
 
 /** Files past this size are not read whole: the core reports them as too large. */
@@ -28,7 +30,10 @@ export async function readIgnoreRules(folder: string): Promise<IgnoreRules> {
 
 /** True when the rules leave a file out: the file itself, or any folder on its way down from the root. */
 export function isIgnoredPath(rules: IgnoreRules, root: string, filePath: string): boolean {
-  const parts = path.relative(root, filePath).split(path.sep);
+  // A plain path below the root is its part past the root: path.relative, which normalises both, was most of this check's cost.
+  const below = root.endsWith(path.sep) ? root : root + path.sep;
+  const plain = filePath.startsWith(below) && !filePath.includes(`${path.sep}.${path.sep}`) && !filePath.includes(`${path.sep}..${path.sep}`);
+  const parts = (plain ? filePath.slice(below.length) : path.relative(root, filePath)).split(path.sep);
   for (let i = 1; i < parts.length; i++) if (rules.ignores(parts.slice(0, i).join("/"), true)) return true;
   return rules.ignores(parts.join("/"), false);
 }
@@ -147,20 +152,8 @@ const DECODER = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
  * than reading a page of text, so a folder of 10,000 skills read three times slower. Same answers, same limits.
  */
 export function readWorkspaceFileSync(filePath: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return undefined;
-    const length = Math.min(stat.size, MAX_READ_BYTES + 1);
-    const buffer = Buffer.allocUnsafe(length);
-    const bytesRead = readSync(fd, buffer, 0, length, 0);
-    return DECODER.decode(buffer.subarray(0, bytesRead));
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  const bytes = readFileBytesSync(filePath, MAX_READ_BYTES);
+  return bytes === undefined ? undefined : DECODER.decode(bytes);
 }
 
 /** What {@link loadFolders} can be told besides the folders. */
@@ -183,27 +176,40 @@ export async function listFolders(folders: readonly string[]): Promise<string[]>
   return (await Promise.all(folders.map((folder) => findWorkspaceFiles(folder)))).flat();
 }
 
-/** Reads every skill and `skills.json` in the folders into the namespace. Answers the number of files read. */
+/**
+ * Reads every skill and `skills.json` in the folders into the namespace. Answers the number of files read. The
+ * bytes come from a reading thread ({@link BackgroundReader}) while this thread parses; whether a file is taken
+ * is asked when its text is applied, so an editor opened (or a file read ahead) meanwhile keeps its own text.
+ */
 export async function loadFolders(namespace: Namespace, folders: readonly string[], options: LoadOptions = {}): Promise<number> {
   const { onProgress, isCancelled, shouldRead = () => true, onListed } = options;
-  const files = await (options.listing ?? listFolders(folders));
-  onListed?.(files);
-  let done = 0;
-  while (done < files.length) {
-    // Read for a few milliseconds at a time, then let requests and cancellation in.
-    if (done > 0) for (let turn = 0; turn < READ_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
-    if (isCancelled?.()) break;
-    const until = performance.now() + READ_SLICE_MS;
-    do {
-      const file = files[done++] ?? "";
-      const uri = uriFromPath(file);
-      if (!shouldRead(uri)) continue;
-      const text = readWorkspaceFileSync(file);
-      if (text !== undefined) namespace.set(uri, text);
-    } while (done < files.length && performance.now() < until);
+  // Started before the listing is awaited: the thread boots while the folders are listed.
+  const reader = new BackgroundReader(MAX_READ_BYTES);
+  try {
+    const files = await (options.listing ?? listFolders(folders));
+    onListed?.(files);
+    let done = 0;
+    let until = performance.now() + READ_SLICE_MS;
+    for await (const batch of reader.read(files)) {
+      for (const bytes of batch) {
+        const file = files[done++] ?? "";
+        // Read for a few milliseconds at a time, then let requests and cancellation in.
+        if (performance.now() >= until) {
+          onProgress?.(done - 1, files.length);
+          for (let turn = 0; turn < READ_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+          if (isCancelled?.()) return done - 1;
+          until = performance.now() + READ_SLICE_MS;
+        }
+        if (bytes === undefined) continue;
+        const uri = uriFromPath(file);
+        if (shouldRead(uri)) namespace.set(uri, DECODER.decode(bytes));
+      }
+    }
     onProgress?.(done, files.length);
+    return done;
+  } finally {
+    reader.close();
   }
-  return done;
 }
 
 /** How long the first index reads before it lets requests in. */

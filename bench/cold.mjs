@@ -1,0 +1,85 @@
+// `node bench/cold.mjs <skills folder> [--server A.js --server B.js …] [--rounds N]`: the cold start of one or
+// more builds of the server on one workspace, in alternating rounds so that a load that drifts treats each
+// alike. Each round spawns the server over stdio (with the flags the extension gives it), sends
+// `initialize` and `initialized`, waits for the end of indexing, asks `workspace/diagnostic` for every file and
+// reads the process's figures: the main thread's CPU time and the whole process's (/proc), resident memory.
+// Prints each run and the medians. Needs `node esbuild.mjs` for the default server, dist/server.js.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import * as rpc from "vscode-jsonrpc/node.js";
+
+const args = process.argv.slice(2);
+const folder = path.resolve(args[0] ?? "");
+const servers = args.flatMap((arg, i) => (args[i - 1] === "--server" ? [path.resolve(arg)] : []));
+if (servers.length === 0) servers.push(path.resolve(import.meta.dirname, "../dist/server.js"));
+const rounds = Number(args[args.indexOf("--rounds") + 1] ?? 3) || 3;
+if (!args[0] || args[0].startsWith("--")) {
+  console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N]");
+  process.exit(2);
+}
+
+/** user + system CPU of a /proc stat file, in ms (clock ticks of 10 ms). */
+function cpuOf(file) {
+  const fields = readFileSync(file, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function coldStart(server) {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--max-semi-space-size=2", server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
+  const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+  let indexed;
+  const indexing = new Promise((resolve) => (indexed = resolve));
+  for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) connection.onRequest(method, () => null);
+  connection.onNotification("$/progress", (params) => params.value?.kind === "end" && indexed());
+  connection.onNotification("skill/status", (status) => status.indexing === false && indexed());
+  connection.listen();
+  await connection.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri: null,
+    workspaceFolders: [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }],
+    capabilities: { textDocument: { diagnostic: { dynamicRegistration: false } }, workspace: { workspaceFolders: true, diagnostics: { refreshSupport: true } }, window: { workDoneProgress: true } },
+  });
+  connection.sendNotification("initialized", {});
+  await indexing;
+  const indexedAt = performance.now() - started;
+  const report = await connection.sendRequest("workspace/diagnostic", { previousResultIds: [] });
+  const whole = performance.now() - started;
+  const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+  const run = {
+    whole,
+    indexed: indexedAt,
+    files: report.items.length,
+    mainCpu: cpuOf(`/proc/${child.pid}/task/${child.pid}/stat`),
+    processCpu: cpuOf(`/proc/${child.pid}/stat`),
+    rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024,
+    peak: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024,
+  };
+  await connection.sendRequest("shutdown");
+  connection.sendNotification("exit");
+  await new Promise((resolve) => child.once("exit", resolve));
+  connection.dispose();
+  return run;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+const row = (run) =>
+  `whole ${run.whole.toFixed(0)} ms, indexed ${run.indexed.toFixed(0)} ms, main thread CPU ${run.mainCpu} ms, process CPU ${run.processCpu} ms, RSS ${run.rss.toFixed(0)} MB (peak ${run.peak.toFixed(0)} MB)`;
+const runs = new Map(servers.map((server) => [server, []]));
+const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(`${folder}, ${rounds} rounds; load average before ${load()}`);
+for (let round = 0; round < rounds; round++) {
+  // The order swapped every round.
+  for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+    const run = await coldStart(server);
+    runs.get(server).push(run);
+    console.log(`${server}: ${run.files} files; ${row(run)}`);
+  }
+}
+console.log(`load average after ${load()}; medians:`);
+for (const [server, list] of runs) {
+  const pick = (key) => median(list.map((run) => run[key]));
+  console.log(`${server}: ${row({ whole: pick("whole"), indexed: pick("indexed"), mainCpu: pick("mainCpu"), processCpu: pick("processCpu"), rss: pick("rss"), peak: pick("peak") })}`);
+}

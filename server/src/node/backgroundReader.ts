@@ -1,0 +1,119 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { Worker } from "node:worker_threads";
+import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
+
+/** Files per message: one round trip costs about what reading two small files does. */
+const BATCH_FILES = 128;
+/** Batches asked for ahead of the one being parsed: the reader never waits, and at most a few hundred files' bytes wait in memory. */
+const BATCHES_AHEAD = 3;
+
+/**
+ * Starts the reading thread: the built script beside the bundle (dist/reader-worker.js), or, when the server
+ * runs from its TypeScript source (the tests), that source through the same TypeScript loader. Undefined
+ * when neither is there.
+ */
+function startWorker(): Worker | undefined {
+  if (typeof __dirname !== "string") return undefined;
+  const built = path.join(__dirname, "reader-worker.js");
+  if (existsSync(built)) return new Worker(built);
+  const source = path.join(__dirname, "readerWorker.ts");
+  if (!existsSync(source)) return undefined;
+  let loader: string;
+  try {
+    loader = createRequire(__filename).resolve("tsx/cjs");
+  } catch {
+    return undefined;
+  }
+  return new Worker(`require(${JSON.stringify(loader)}); require(${JSON.stringify(source)});`, { eval: true });
+}
+
+/**
+ * Reads files on a thread of its own, a batch at a time and a few batches ahead, so that the main thread parses
+ * one batch while the next is read: on two cores the first index no longer waits for the disk's system calls.
+ * Without a thread (no script, or it fails) each batch is read on the calling thread, with the same answers.
+ * `SKILL_LSP_READER=main` reads on the calling thread always.
+ */
+export class BackgroundReader {
+  readonly #limit: number;
+  #worker: Worker | undefined;
+  readonly #waiting = new Map<number, (batch: FileBatch | undefined) => void>();
+  #nextId = 0;
+
+  /** `limit`: the most bytes a file gives (one more says it is too large). */
+  constructor(limit: number) {
+    this.#limit = limit;
+    if (process.env.SKILL_LSP_READER === "main") return;
+    try {
+      const worker = startWorker();
+      if (!worker) return;
+      // A reader must never keep a process alive: the command line exits when its work is done.
+      worker.unref();
+      worker.on("message", (response: ReadResponse) => {
+        const answer = this.#waiting.get(response.id);
+        this.#waiting.delete(response.id);
+        answer?.(response.batch);
+      });
+      const lost = () => {
+        this.#worker = undefined;
+        // Whatever was asked and not answered is read on this thread instead.
+        for (const answer of this.#waiting.values()) answer(undefined);
+        this.#waiting.clear();
+      };
+      worker.on("error", lost);
+      worker.on("exit", lost);
+      this.#worker = worker;
+    } catch {
+      this.#worker = undefined;
+    }
+  }
+
+  /** True while the reading thread runs (false: every batch is read on the calling thread). */
+  get threaded(): boolean {
+    return this.#worker !== undefined;
+  }
+
+  /**
+   * The bytes of each file (undefined when it cannot be read or is not a regular file), batch by batch in the
+   * order given; a batch's bytes are good until the next batch is asked for (its buffer is read into again). Bytes are read when asked for, a few batches ahead of the one handed out: a file changed on disk
+   * before its batch was read gives its new bytes; one changed after is the caller's to apply (its file event).
+   */
+  async *read(paths: readonly string[]): AsyncGenerator<readonly (Uint8Array | undefined)[]> {
+    const asked: { readonly paths: readonly string[]; readonly batch: Promise<FileBatch | undefined> }[] = [];
+    // Buffers of batches handed out and done with: read into again, so the bytes cost no garbage.
+    const spares: ArrayBuffer[] = [];
+    let next = 0;
+    while (next < paths.length || asked.length > 0) {
+      while (asked.length < BATCHES_AHEAD && next < paths.length) {
+        const batch = paths.slice(next, next + BATCH_FILES);
+        next += batch.length;
+        asked.push({ paths: batch, batch: this.#ask(batch, spares.pop()) });
+      }
+      const first = asked.shift();
+      if (!first) break;
+      const batch = (await first.batch) ?? readFileBatchSync(first.paths, this.#limit, spares.pop());
+      yield filesOfBatch(batch);
+      // The caller asked for the next batch: it is done with this one's bytes.
+      spares.push(batch.bytes.buffer as ArrayBuffer);
+    }
+  }
+
+  /** Stops the thread; batches still asked for are read on this thread if anyone waits for them. */
+  close(): void {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    void worker?.terminate();
+  }
+
+  #ask(paths: readonly string[], spare: ArrayBuffer | undefined): Promise<FileBatch | undefined> {
+    const worker = this.#worker;
+    if (!worker) return Promise.resolve(undefined);
+    const id = this.#nextId++;
+    const request: ReadRequest = { id, paths: paths.join("\0"), limit: this.#limit, ...(spare ? { spare } : {}) };
+    return new Promise<FileBatch | undefined>((resolve) => {
+      this.#waiting.set(id, resolve);
+      worker.postMessage(request, spare ? [spare] : []);
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+
+/**
+ * The bytes of a file, at most `limit + 1` of them (one past the limit says it is too large), in a buffer of
+ * its own so it can be moved to another thread. Undefined for a file that cannot be read and for anything that
+ * is not a regular file: a named pipe is opened without blocking and never read (a blocking open waits for a
+ * writer forever), a device like /dev/zero is no skill.
+ */
+export function readFileBytesSync(filePath: string, limit: number): Uint8Array | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    const bytes = new Uint8Array(Math.min(stat.size, limit + 1));
+    const bytesRead = readSync(fd, bytes, 0, bytes.length, 0);
+    return bytesRead === bytes.length ? bytes : bytes.subarray(0, bytesRead);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of several files in one buffer, so a batch moves between threads as one transfer (moving each
+ * file's own buffer cost more than reading it): file `i` is `lengths[i]` bytes after those before it, and a
+ * length of -1 is a file {@link readFileBytesSync} answers undefined for.
+ */
+export interface FileBatch {
+  readonly bytes: Uint8Array;
+  readonly lengths: Int32Array;
+}
+
+/**
+ * {@link readFileBytesSync} for each of `paths`, into one {@link FileBatch}: into `spare` when the files fit
+ * (a buffer handed back from an earlier batch, so the reading costs no garbage), else into a new buffer.
+ */
+export function readFileBatchSync(paths: readonly string[], limit: number, spare?: ArrayBuffer): FileBatch {
+  const lengths = new Int32Array(paths.length).fill(-1);
+  const fds: (number | undefined)[] = [];
+  let total = 0;
+  try {
+    for (const [i, filePath] of paths.entries()) {
+      try {
+        const fd = openSync(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
+        fds[i] = fd;
+        const stat = fstatSync(fd);
+        if (!stat.isFile()) continue;
+        lengths[i] = Math.min(stat.size, limit + 1);
+        total += lengths[i] ?? 0;
+      } catch {
+        // Unreadable: its length stays -1.
+      }
+    }
+    // Room to spare, so that the next batches fit the same buffer when it comes back.
+    const bytes = spare !== undefined && spare.byteLength >= total ? new Uint8Array(spare) : new Uint8Array(Math.ceil(total * 1.5));
+    let offset = 0;
+    for (const [i, fd] of fds.entries()) {
+      const length = lengths[i] ?? -1;
+      if (fd === undefined || length < 0) continue;
+      try {
+        // A file that shrank since its size was asked gives what it holds now.
+        const bytesRead = readSync(fd, bytes, offset, length, 0);
+        lengths[i] = bytesRead;
+        offset += bytesRead;
+      } catch {
+        lengths[i] = -1;
+      }
+    }
+    return { bytes, lengths };
+  } finally {
+    for (const fd of fds) if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The files of a batch, each a view into its buffer (undefined for -1). */
+export function filesOfBatch(batch: FileBatch): (Uint8Array | undefined)[] {
+  const files: (Uint8Array | undefined)[] = [];
+  let offset = 0;
+  for (const length of batch.lengths) {
+    files.push(length < 0 ? undefined : batch.bytes.subarray(offset, offset + length));
+    offset += Math.max(length, 0);
+  }
+  return files;
+}
+
+/**
+ * What the reading thread is asked: one batch of files, and maybe a buffer handed back to read them into. The
+ * paths come as one string joined by NUL (which no path holds): one string crosses between threads for less
+ * than 128 do.
+ */
+export interface ReadRequest {
+  readonly id: number;
+  readonly paths: string;
+  readonly limit: number;
+  readonly spare?: ArrayBuffer;
+}
+
+/** What it answers: the batch, its buffer moved, not copied. */
+export interface ReadResponse {
+  readonly id: number;
+  readonly batch: FileBatch;
+}

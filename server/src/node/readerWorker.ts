@@ -1,0 +1,12 @@
+/**
+ * The thread that reads the workspace's files for the first index (dist/reader-worker.js): the main thread
+ * parses one batch while this one reads the next. It only reads; what is kept is decided where the namespace is.
+ */
+import { parentPort } from "node:worker_threads";
+import { readFileBatchSync, type ReadRequest, type ReadResponse } from "./fileBytes.js";
+
+const port = parentPort;
+port?.on("message", (request: ReadRequest) => {
+  const response: ReadResponse = { id: request.id, batch: readFileBatchSync(request.paths.split("\0"), request.limit, request.spare) };
+  port.postMessage(response, [response.batch.bytes.buffer as ArrayBuffer]);
+});

@@ -1,0 +1,92 @@
+/**
+ * The first index's reading thread: every file's bytes come back in the order asked, batch after batch, the
+ * same bytes the main thread reads itself, with the same limits (a file past the limit cut one byte past it;
+ * a folder, a named pipe, a missing file: nothing), whether the thread runs or not.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { test } from "node:test";
+import { BackgroundReader } from "../../server/src/node/backgroundReader.js";
+
+function fixture(): { folder: string; paths: string[] } {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-reader-"));
+  const paths: string[] = [];
+  // Sizes that differ from batch to batch, so a buffer handed back is sometimes too small for the next batch.
+  for (let i = 0; i < 700; i++) {
+    const file = path.join(folder, `file-${i}.skill.md`);
+    writeFileSync(file, `---\nsummary: file ${i} ${"é".repeat(i % 7)}\n---\n${"word ".repeat(((i * 37) % 500) + (i > 400 ? 900 : 0))}\n`);
+    paths.push(file);
+  }
+  mkdirSync(path.join(folder, "a-folder.skill.md"));
+  execFileSync("mkfifo", [path.join(folder, "a-pipe.skill.md")]);
+  writeFileSync(path.join(folder, "large.skill.md"), "x".repeat(5000));
+  paths.splice(5, 0, path.join(folder, "a-folder.skill.md"));
+  paths.splice(200, 0, path.join(folder, "a-pipe.skill.md"));
+  paths.splice(300, 0, path.join(folder, "missing.skill.md"));
+  paths.splice(650, 0, path.join(folder, "large.skill.md"));
+  return { folder, paths };
+}
+
+/** What the reader gives for each path, decoded while its batch is current (a batch's buffer is read into again later). */
+async function readAll(reader: BackgroundReader, paths: readonly string[]): Promise<(string | undefined)[]> {
+  const texts: (string | undefined)[] = [];
+  for await (const batch of reader.read(paths)) for (const bytes of batch) texts.push(bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8"));
+  return texts;
+}
+
+function expected(paths: readonly string[], limit: number): (string | undefined)[] {
+  return paths.map((file) => {
+    if (/a-folder|a-pipe|missing/.test(file)) return undefined;
+    const bytes = readFileSync(file);
+    return bytes.subarray(0, Math.min(bytes.length, limit + 1)).toString("utf8");
+  });
+}
+
+test("the reading thread gives every file's bytes in order, with the main thread's limits", async () => {
+  const { folder, paths } = fixture();
+  try {
+    const limit = 4096;
+    const reader = new BackgroundReader(limit);
+    try {
+      assert.equal(reader.threaded, true, "the thread started");
+      const texts = await readAll(reader, paths);
+      assert.equal(texts.length, paths.length);
+      assert.deepEqual(texts, expected(paths, limit));
+      assert.equal(texts[paths.indexOf(path.join(folder, "large.skill.md"))]?.length, limit + 1, "a file past the limit is cut one byte past it");
+      // The same reader reads a second list once the first is done.
+      assert.deepEqual(await readAll(reader, paths.slice(0, 10)), expected(paths.slice(0, 10), limit));
+    } finally {
+      reader.close();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("without the thread (SKILL_LSP_READER=main, or once it is closed) the answers are the same", async () => {
+  const { folder, paths } = fixture();
+  const before = process.env.SKILL_LSP_READER;
+  try {
+    process.env.SKILL_LSP_READER = "main";
+    const onMain = new BackgroundReader(4096);
+    assert.equal(onMain.threaded, false);
+    assert.deepEqual(await readAll(onMain, paths), expected(paths, 4096));
+    if (before === undefined) delete process.env.SKILL_LSP_READER;
+    else process.env.SKILL_LSP_READER = before;
+    // Closed while a read is under way: the batches asked for and not answered are read here instead.
+    const closed = new BackgroundReader(4096);
+    const texts: (string | undefined)[] = [];
+    for await (const batch of closed.read(paths)) {
+      closed.close();
+      for (const bytes of batch) texts.push(bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8"));
+    }
+    assert.deepEqual(texts, expected(paths, 4096));
+  } finally {
+    if (before === undefined) delete process.env.SKILL_LSP_READER;
+    else process.env.SKILL_LSP_READER = before;
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

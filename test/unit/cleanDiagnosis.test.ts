@@ -1,0 +1,43 @@
+/**
+ * Most files have nothing to report, and their diagnosis takes a short way: a mention in lower case of the one
+ * enabled skill that claims it builds nothing. These are the cases beside that way which must still report,
+ * also when a change elsewhere makes a clean file's cached answer stale.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { DiagnosticCodes } from "../../server/src/core/index.js";
+import { codes, skillText, skillUri, workspace } from "./helpers.js";
+
+test("a clean file reports nothing; each problem beside the short way is still reported", () => {
+  const ns = workspace({
+    [skillUri("clean")]: skillText("Use @target and @find-file."),
+    [skillUri("target")]: skillText("Nothing."),
+    [skillUri("cased")]: skillText("Use @Target."),
+    [skillUri("off")]: skillText("Nothing.", { summary: "Off.", enabled: false }),
+    [skillUri("to-off")]: skillText("Use @off."),
+    [skillUri("to-nothing")]: skillText("Use @nobody."),
+    [skillUri("calendar")]: skillText("A skill named like a tool."),
+    [skillUri("to-calendar")]: skillText("Use @calendar."),
+  });
+  assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), []);
+  assert.deepEqual(codes(ns.diagnose(skillUri("cased"))), [DiagnosticCodes.mentionCase]);
+  assert.deepEqual(codes(ns.diagnose(skillUri("to-off"))), [DiagnosticCodes.disabledMention]);
+  assert.deepEqual(codes(ns.diagnose(skillUri("to-nothing"))), [DiagnosticCodes.unknownMention]);
+  assert.deepEqual(codes(ns.diagnose(skillUri("calendar"))), [DiagnosticCodes.toolCollision]);
+  assert.deepEqual(codes(ns.diagnose(skillUri("to-calendar"))), []);
+});
+
+test("a clean file's answer follows the files it names: disabled, duplicated, removed", () => {
+  const ns = workspace({ [skillUri("clean")]: skillText("Use @target."), [skillUri("target")]: skillText("Nothing.") });
+  assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), []);
+  ns.set(skillUri("target"), skillText("Nothing.", { summary: "Off now.", enabled: false }));
+  assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), [DiagnosticCodes.disabledMention]);
+  ns.set(skillUri("target"), skillText("Nothing."));
+  assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), []);
+  ns.set(skillUri("target", "elsewhere"), skillText("A second claimant."));
+  assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), [], "a duplicated handle is the claimants' error, not the mention's");
+  assert.deepEqual(codes(ns.diagnose(skillUri("target"))), [DiagnosticCodes.duplicateHandle]);
+  ns.remove(skillUri("target"));
+  ns.remove(skillUri("target", "elsewhere"));
+  assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), [DiagnosticCodes.unknownMention]);
+});
