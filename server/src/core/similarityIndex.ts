@@ -441,20 +441,23 @@ export class SimilarityJoin {
       const length = lengths[c] as number;
       if (length < c) continue;
       const postings = this.#postings[c] as PostingTable;
-      const { positions, places, next } = postings;
+      const data = postings.data;
       eachSubset(ranks, start, length, c, (key, place) => {
-        for (let e = postings.first(key); e >= 0; e = next[e] as number) {
-          const other = positions[e] as number;
-          if (marks[other] === stamp) continue;
-          const from = offsets[other] as number;
-          const m = (offsets[other + 1] as number) - from;
-          // The pair is keyed by subsets of one size, and both places lie within its prefixes.
-          if (m < lowest || subsets[m] !== c || place > (ownDepth[m] as number) || (places[e] as number) > (otherDepth[m] as number)) continue;
-          marks[other] = stamp;
-          const needed = needs[m] as number;
-          let shared = 0;
-          for (let k = 0; k < m; k++) shared += held[ranks[from + k] as number] as number;
-          if (shared >= needed) this.#found(this.#order[position] as number, this.#order[other] as number, shared / Math.sqrt(n * m));
+        for (let block = postings.first(key); block >= 0; block = data[block] as number) {
+          const end = block + BLOCK_HEADER + 2 * (data[block + 2] as number);
+          for (let e = block + BLOCK_HEADER; e < end; e += 2) {
+            const other = data[e] as number;
+            if (marks[other] === stamp) continue;
+            const from = offsets[other] as number;
+            const m = (offsets[other + 1] as number) - from;
+            // The pair is keyed by subsets of one size, and both places lie within its prefixes.
+            if (m < lowest || subsets[m] !== c || place > (ownDepth[m] as number) || (data[e + 1] as number) > (otherDepth[m] as number)) continue;
+            marks[other] = stamp;
+            const needed = needs[m] as number;
+            let shared = 0;
+            for (let k = 0; k < m; k++) shared += held[ranks[from + k] as number] as number;
+            if (shared >= needed) this.#found(this.#order[position] as number, this.#order[other] as number, shared / Math.sqrt(n * m));
+          }
         }
       });
     }
@@ -483,21 +486,25 @@ export class SimilarityJoin {
   }
 }
 
+/** A block's header in {@link PostingTable}'s data: the previous block's offset, its capacity, its count. */
+const BLOCK_HEADER = 3;
+
 /**
- * Key → list of (position, place) for the join, in typed arrays: an open-addressing table of keys, each holding
- * the head of its list, and the lists' entries chained newest first. At 50,000 summaries a Map of small arrays
- * held about 125 MB while the join ran, and its garbage was most of the join's collection time.
+ * Key → list of (position, place) for the join, in one typed array: an open-addressing table of keys, each
+ * holding its newest block of entries; a key's blocks double in size and chain to the older ones, so a long
+ * list is read from a few contiguous runs. At 50,000 summaries a Map of small arrays held about 125 MB while
+ * the join ran, and its garbage was most of the join's collection time; single entries chained one by one
+ * made the worst case's long lists twice as slow to read.
  */
 class PostingTable {
   #keys = new Int32Array(1024).fill(-1);
   #heads = new Int32Array(1024);
   #size = 0;
-  positions = new Int32Array(1024);
-  places = new Int32Array(1024);
-  next = new Int32Array(1024);
-  #entries = 0;
+  /** Blocks: [previous block or -1, capacity, count, then capacity × (position, place)]. */
+  data = new Int32Array(4096);
+  #used = 0;
 
-  /** The newest entry under `key`, or -1; `next` chains to older ones. */
+  /** The newest block under `key`, or -1; a block's first field chains to the older one. */
   first(key: number): number {
     const keys = this.#keys;
     const mask = keys.length - 1;
@@ -510,38 +517,47 @@ class PostingTable {
 
   /** Adds an entry under a key (keys are non-negative). */
   add(key: number, position: number, place: number): void {
-    if (this.#entries === this.positions.length) {
-      const size = Math.max(1024, this.#entries * 2);
-      this.positions = grown(this.positions, size);
-      this.places = grown(this.places, size);
-      this.next = grown(this.next, size);
-    }
     if (2 * (this.#size + 1) > this.#keys.length) this.#rehash(Math.max(1024, this.#keys.length * 2));
     const keys = this.#keys;
     const mask = keys.length - 1;
     let slot = slotOf(key, mask);
     while (keys[slot] !== key && keys[slot] !== -1) slot = (slot + 1) & mask;
-    const entry = this.#entries++;
-    this.positions[entry] = position;
-    this.places[entry] = place;
+    let block = -1;
     if (keys[slot] === -1) {
       keys[slot] = key;
       this.#size++;
-      this.next[entry] = -1;
     } else {
-      this.next[entry] = this.#heads[slot] as number;
+      block = this.#heads[slot] as number;
     }
-    this.#heads[slot] = entry;
+    if (block === -1 || this.data[block + 2] === this.data[block + 1]) {
+      const capacity = block === -1 ? 2 : 2 * (this.data[block + 1] as number);
+      const fresh = this.#allocate(BLOCK_HEADER + 2 * capacity);
+      this.data[fresh] = block;
+      this.data[fresh + 1] = capacity;
+      this.data[fresh + 2] = 0;
+      this.#heads[slot] = fresh;
+      block = fresh;
+    }
+    const data = this.data;
+    const count = data[block + 2] as number;
+    data[block + BLOCK_HEADER + 2 * count] = position;
+    data[block + BLOCK_HEADER + 2 * count + 1] = place;
+    data[block + 2] = count + 1;
   }
 
   clear(): void {
     this.#keys = new Int32Array(0);
     this.#heads = new Int32Array(0);
-    this.positions = new Int32Array(0);
-    this.places = new Int32Array(0);
-    this.next = new Int32Array(0);
+    this.data = new Int32Array(0);
     this.#size = 0;
-    this.#entries = 0;
+    this.#used = 0;
+  }
+
+  #allocate(length: number): number {
+    if (this.#used + length > this.data.length) this.data = grown(this.data, Math.max(4096, 2 * this.data.length, this.#used + length));
+    const at = this.#used;
+    this.#used += length;
+    return at;
   }
 
   #rehash(capacity: number): void {
