@@ -49,21 +49,21 @@ function continuesAsPath(text: string, end: number, to: number): boolean {
  */
 function scanSigils(text: string, from: number, to: number, regions: readonly CodeFence[]): { sigil: "/" | "$"; start: number; end: number }[] {
   const found: { sigil: "/" | "$"; start: number; end: number }[] = [];
-  for (let at = from; at < to; at++) {
-    const char = text.charAt(at);
-    if (char !== "/" && char !== "$") continue;
+  // From one sigil to the next, not character by character: most of a page has neither.
+  const sigils = /[/$]/g;
+  sigils.lastIndex = from;
+  for (let match = sigils.exec(text); match !== null && match.index < to; match = sigils.exec(text)) {
+    const at = match.index;
+    const char = text.charAt(at) as "/" | "$";
     if (at > 0 && GLUE_BEFORE.test(text.charAt(at - 1))) continue;
     // A link target like `](/docs)` is a path.
     if (at > 1 && text.charAt(at - 1) === "(" && text.charAt(at - 2) === "]") continue;
     let end = at + 1;
     while (end < to && NAME_CHAR.test(text.charAt(end))) end++;
+    sigils.lastIndex = Math.max(at + 1, end);
     const name = text.slice(at + 1, end);
-    if (!isValidHandle(name) || continuesAsPath(text, end, to) || inRegions(regions, at)) {
-      at = Math.max(at, end - 1);
-      continue;
-    }
+    if (!isValidHandle(name) || continuesAsPath(text, end, to) || inRegions(regions, at)) continue;
     found.push({ sigil: char, start: at, end });
-    at = end - 1;
   }
   return found;
 }
