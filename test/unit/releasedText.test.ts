@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import * as fc from "fast-check";
-import { bodyFingerprint, LineMap, Namespace, parseAgentSkill, parseSkillFile, releaseText, skillBodyFingerprint, type SkillFile } from "../../server/src/core/index.js";
+import { bodyFingerprint, holdsText, LineMap, Namespace, parseAgentSkill, parseSkillFile, releaseText, skillBodyFingerprint, type SkillFile } from "../../server/src/core/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -92,10 +92,20 @@ describe("a skill that let its text go", () => {
     disk.set(b, "changed on disk");
     assert.equal(namespace.skill(b)?.text, "changed on disk", "a released file reads the disk again");
     open.delete(a);
-    namespace.closed(a);
+    // What the server does when an editor closes: the disk's text is set again.
+    namespace.set(a, disk.get(a) ?? "");
     assert.equal(namespace.skill(a)?.text, disk.get(a), "closed: the disk's text");
     assert.deepEqual(namespace.diagnose(a), [], "and its references still resolve");
     assert.deepEqual(namespace.mentioners("b"), [a]);
+    // Closed unchanged: the disk's text equals the editor's, and the skill still lets it go.
+    const c = "file:///ws/c.skill.md";
+    disk.set(c, "---\nsummary: Unchanged.\n---\nBody.\n");
+    open.add(c);
+    namespace.set(c, disk.get(c) ?? "");
+    assert.ok(holdsText(namespace.skill(c) as SkillFile), "open: held");
+    open.delete(c);
+    assert.deepEqual([...namespace.set(c, disk.get(c) ?? "")], [], "the same text changes nothing");
+    assert.ok(!holdsText(namespace.skill(c) as SkillFile), "closed: released");
   });
 
   test("a closed file's problems are computed when asked, not held; an open file's are held", () => {

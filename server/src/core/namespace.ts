@@ -2,6 +2,7 @@ import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type C
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
 import { MenuCompetition } from "./menuCompetition.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
+import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { holdsText, nearest, parseSkillFile, releaseText, type Mention, type SkillFile, type TextLoader } from "./skillFile.js";
 import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, isAgentSkillUri, relativeLink } from "./agentSkills/paths.js";
@@ -66,19 +67,19 @@ const NO_DIAGNOSTICS: readonly CoreDiagnostic[] = Object.freeze([]);
 const BUILTIN_BY_SLUG: ReadonlyMap<string, ToolSpec> = new Map(BUILTIN_TOOLS.map((tool) => [tool.slug, tool]));
 
 /**
- * The workspace's symbol table: every skill file and `skills.json`, the built-in tools, and the indexes that
- * make resolution, diagnostics and rename cheap. Updates are incremental: each change answers the set of URIs
- * whose diagnostics may have changed, and only those are recomputed.
- */
-/**
  * Which skills keep their text: those an editor has open. The others give it up once parsed and read it back
- * through `load` when a rare request needs it. Without this every skill keeps its text (the command line).
+ * through `load` when a rare request needs it. Without this every skill keeps its text.
  */
 export interface TextHolding {
   readonly isOpen: (uri: string) => boolean;
   readonly load: TextLoader;
 }
 
+/**
+ * The workspace's symbol table: every skill file and `skills.json`, the built-in tools, and the indexes that
+ * make resolution, diagnostics and rename cheap. Updates are incremental: each change answers the set of URIs
+ * whose diagnostics may have changed, and only those are recomputed.
+ */
 export class Namespace {
   readonly #skills = new Map<string, SkillFile>();
   readonly #holding: TextHolding | undefined;
@@ -102,11 +103,11 @@ export class Namespace {
   );
   #generation = 0;
   #menuGeneration = 0;
+  #nearCandidates: { readonly generation: number; readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]> } | undefined;
 
   constructor(holding?: TextHolding) {
     this.#holding = holding;
   }
-  #nearCandidates: { readonly generation: number; readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]> } | undefined;
 
   /** Grows on every change: a cheap way for callers to know their cached views are stale. */
   get generation(): number {
@@ -139,10 +140,16 @@ export class Namespace {
 
   setSkill(uri: string, text: string): Set<string> {
     const previous = this.#skills.get(uri);
+    // Where the text goes once parsed: back to the disk, unless an editor has the file open.
+    const load = this.#holding && !this.#holding.isOpen(uri) ? this.#holding.load : undefined;
     // A released text is not read back to compare: parsing again is cheaper than reading the file.
-    if (previous && holdsText(previous) && previous.text === text) return new Set();
+    if (previous && holdsText(previous) && previous.text === text) {
+      // The same text from the disk after its editor closed: the same skill, without its text; every index holds it by URI.
+      if (load) this.#skills.set(uri, releaseText(previous, load));
+      return new Set();
+    }
     const parsed = isAgentSkillUri(uri) ? parseAgentSkill(uri, text) : parseSkillFile(uri, text);
-    const next = this.#holding && !this.#holding.isOpen(uri) ? releaseText(parsed, this.#holding.load) : parsed;
+    const next = load ? releaseText(parsed, load) : parsed;
     const affected = new Set<string>([uri]);
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
@@ -211,13 +218,6 @@ export class Namespace {
     this.#diagnostics.delete(uri);
     affected.delete(uri);
     return this.#invalidate(affected);
-  }
-
-  /** The editor closed the skill's file: it gives up its text, as a file never opened does. */
-  closed(uri: string): void {
-    const skill = this.#skills.get(uri);
-    // The same skill without its text: every index holds it by URI, and nothing it answers changes.
-    if (skill && this.#holding && !this.#holding.isOpen(uri)) this.#skills.set(uri, releaseText(skill, this.#holding.load));
   }
 
   has(uri: string): boolean {
@@ -750,33 +750,27 @@ function equalsIgnoringCase(a: string, b: string): boolean {
  * URI is held as itself and only the rare several in a Set: at 10,000 skills that is 20,000 Sets fewer.
  */
 class UriIndex {
-  readonly #entries = new Map<string, string | Set<string>>();
+  readonly #entries = new Map<string, Strings>();
 
   get(key: string): string | ReadonlySet<string> | undefined {
     return this.#entries.get(key);
   }
 
   uris(key: string): Iterable<string> {
-    const entry = this.#entries.get(key);
-    return entry === undefined ? [] : typeof entry === "string" ? [entry] : entry;
+    return stringsOf(this.#entries.get(key));
   }
 
   add(key: string, uri: string): void {
     const entry = this.#entries.get(key);
-    if (entry === undefined) this.#entries.set(key, uri);
-    else if (typeof entry !== "string") entry.add(uri);
-    else if (entry !== uri) this.#entries.set(key, new Set([entry, uri]));
+    const next = withString(entry, uri);
+    if (next !== entry) this.#entries.set(key, next);
   }
 
   remove(key: string, uri: string): void {
     const entry = this.#entries.get(key);
-    if (entry === undefined) return;
-    if (typeof entry === "string") {
-      if (entry === uri) this.#entries.delete(key);
-      return;
-    }
-    entry.delete(uri);
-    if (entry.size === 1) this.#entries.set(key, entry.values().next().value as string);
+    const next = withoutString(entry, uri);
+    if (next === undefined) this.#entries.delete(key);
+    else if (next !== entry) this.#entries.set(key, next);
   }
 }
 

@@ -12,6 +12,7 @@
  * Both are exact: every pair at or above the threshold, none below.
  */
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, summaryTerms } from "./similarity.js";
+import { stringCount, stringsOf, withoutString, withString, type Strings } from "./strings.js";
 
 /** A summary close to another one, with their score. */
 export interface SimilarNeighbour {
@@ -32,36 +33,10 @@ interface Group {
   readonly signature: string;
   /** Term ids, sorted ascending. */
   readonly terms: Int32Array;
-  /** One key as itself, several in a Set: nearly every group has one member, and a Set of one costs 150 bytes. */
-  members: string | Set<string> | undefined;
+  /** Its keys: nearly every group has one. */
+  members: Strings;
   /** The members in key order, made when first asked for after a change (for groups of several). */
   sorted: string[] | undefined;
-}
-
-function memberCount(group: Group): number {
-  const members = group.members;
-  return members === undefined ? 0 : typeof members === "string" ? 1 : members.size;
-}
-
-function membersOf(group: Group): Iterable<string> {
-  const members = group.members;
-  return members === undefined ? [] : typeof members === "string" ? [members] : members;
-}
-
-function addMember(group: Group, key: string): void {
-  const members = group.members;
-  if (members === undefined) group.members = key;
-  else if (typeof members !== "string") members.add(key);
-  else if (members !== key) group.members = new Set([members, key]);
-}
-
-function deleteMember(group: Group, key: string): void {
-  const members = group.members;
-  if (members === key) group.members = undefined;
-  else if (typeof members === "object") {
-    members.delete(key);
-    if (members.size === 1) group.members = members.values().next().value as string;
-  }
 }
 
 const EPSILON = 1e-9;
@@ -167,15 +142,15 @@ export class SimilarityIndex {
     const previous = this.#groupOf.get(key);
     if (previous) {
       this.#groupOf.delete(key);
-      deleteMember(previous, key);
+      previous.members = withoutString(previous.members, key);
       previous.sorted = undefined;
-      if (memberCount(previous) === 0) this.#removeGroup(previous);
+      if (previous.members === undefined) this.#removeGroup(previous);
     }
     if (words === undefined || words.length < MIN_SUMMARY_TERMS) return;
     const terms = Int32Array.from(words.map((term) => this.#termId(term))).sort();
     const signature = terms.join(",");
     const group = this.#groups.get(signature) ?? this.#addGroup(signature, terms);
-    addMember(group, key);
+    group.members = withString(group.members, key);
     group.sorted = undefined;
     this.#groupOf.set(key, group);
   }
@@ -218,9 +193,9 @@ export class SimilarityIndex {
     const group = this.#groupOf.get(key);
     if (!group) return [];
     const found: SimilarNeighbour[] = [];
-    for (const member of membersOf(group)) if (member !== key) found.push({ key: member, score: 1 });
+    for (const member of stringsOf(group.members)) if (member !== key) found.push({ key: member, score: 1 });
     this.#eachNeighbour(group, (other, score) => {
-      for (const member of membersOf(other)) found.push({ key: member, score });
+      for (const member of stringsOf(other.members)) found.push({ key: member, score });
     });
     return found.sort(byScoreThenKey);
   }
@@ -247,7 +222,7 @@ export class SimilarityIndex {
 
   #groupClosest(group: Group, limit: number, into: Map<string, Closest>): void {
     const others = this.#othersOf(group);
-    for (const key of membersOf(group)) into.set(key, this.#closestOf(key, group, others, limit));
+    for (const key of stringsOf(group.members)) into.set(key, this.#closestOf(key, group, others, limit));
   }
 
   #othersOf(group: Group): [Group, number][] {
@@ -258,10 +233,10 @@ export class SimilarityIndex {
 
   #closestOf(key: string, group: Group, others: readonly (readonly [Group, number])[], limit: number): Closest {
     const nearest = new Nearest(limit);
-    let total = memberCount(group) - 1;
+    let total = stringCount(group.members) - 1;
     for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
     for (const [other, score] of others) {
-      total += memberCount(other);
+      total += stringCount(other.members);
       for (const member of this.#sorted(other, limit)) nearest.offer(member, score);
     }
     return { closest: nearest.closest, total };

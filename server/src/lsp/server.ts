@@ -581,10 +581,9 @@ export class SkillServer {
 
   async #onClose(uri: string): Promise<void> {
     this.#openTexts.delete(uri);
-    this.#namespace.closed(uri);
     clearTimeout(this.#typing.get(uri)?.timer);
     this.#typing.delete(uri);
-    // The editor's text no longer wins: the disk's does, or the file is gone.
+    // The editor's text no longer wins: the disk's does (and the skill gives its text up), or the file is gone.
     await this.#onDiskChange(uri, FileChangeType.Changed);
     // A file closed because it was moved: clients that send no file events leave the new name unknown, so
     // look for skill files that appeared beside it.
