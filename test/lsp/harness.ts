@@ -52,6 +52,11 @@ export interface ClientOptions {
   readonly capabilities?: ClientCapabilities;
   /** False: `start` answers right after `initialized`, while the workspace is being read (then await `indexed`). */
   readonly awaitIndexing?: boolean;
+  /**
+   * The client answers the server's `window/workDoneProgress/create` once this settles, as a busy editor may
+   * answer late: the server's first index waits for its progress, so the workspace is not read meanwhile.
+   */
+  readonly progressAnswered?: Promise<void>;
 }
 
 /** Every message the server sent, in order, and the method of every request the client sent, by id. */
@@ -99,7 +104,7 @@ export class TestClient {
   readonly #waiters: (() => void)[] = [];
   #indexed!: Promise<void>;
 
-  private constructor(child: ChildProcessWithoutNullStreams) {
+  private constructor(child: ChildProcessWithoutNullStreams, progressAnswered?: Promise<void>) {
     this.process = child;
     this.connection = createProtocolConnection(new RecordingReader(child.stdout, this.log), new RecordingWriter(child.stdin, this.log));
     const note = (what: string) => {
@@ -107,7 +112,7 @@ export class TestClient {
       this.#wake();
       return null;
     };
-    this.connection.onRequest("window/workDoneProgress/create", () => null);
+    this.connection.onRequest("window/workDoneProgress/create", async () => (await progressAnswered, null));
     this.connection.onRequest("client/registerCapability", () => null);
     this.connection.onRequest("workspace/diagnostic/refresh", () => note("diagnostics"));
     this.connection.onRequest("workspace/semanticTokens/refresh", () => note("semanticTokens"));
@@ -133,7 +138,7 @@ export class TestClient {
   static async start(options: ClientOptions): Promise<TestClient> {
     const child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: "pipe" });
     child.stderr.on("data", () => undefined);
-    const client = new TestClient(child);
+    const client = new TestClient(child, options.progressAnswered);
     const pull = options.pull ?? true;
     const capabilities: ClientCapabilities = options.capabilities ?? {
       textDocument: {

@@ -2,7 +2,9 @@
  * Start-up over stdio: editors opened right after `initialize` get their diagnostics while the rest of the
  * workspace is still being read, and those diagnostics are exact (no dangling reference missed or invented, the
  * disabled, duplicate and declared names known); the menu-similar warnings follow once every summary is compared.
- * Exactness is checked against the core's diagnosis of the whole workspace, read in this process.
+ * Exactness is checked against the core's diagnosis of the whole workspace, read in this process. The client
+ * answers the server's progress request only after those answers, so the workspace cannot be read before them
+ * however loaded the machine is; the files read early for their claim alone are then read whole with the rest.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -32,7 +34,8 @@ function writeWorkspace(): { folder: string; opened: string[] } {
   }
   write("skills.json", JSON.stringify({ tools: [{ slug: "team-lookup", name: "team_lookup", blurb: "Looks a teammate up." }] }));
   write("late/target-off.skill.md", skill("Turned off for now and never used", "Nothing.", "enabled: false\n"));
-  write("late/target-on.skill.md", skill("A target that works and answers", "Nothing."));
+  // Read early for its claim alone: its own dangling mention is known once the workspace is read whole.
+  write("late/target-on.skill.md", skill("A target that works and answers", "Nothing, then @nobody-else."));
   write("a/twice.skill.md", skill("The first of two claimants here", "Nothing."));
   write("b/twice.skill.md", skill("The second of two claimants there", "Nothing."));
   // A third claimant, in a name written in capitals: the listing finds every claimant of a handle, in any case.
@@ -62,13 +65,15 @@ test("editors opened right after initialize get exact diagnostics before the wor
       .sort();
   assert.ok(expected(opened[0] ?? "", true).some((line) => line.includes("menu-similar")), "the fixture has a menu-similar pair");
 
-  const client = await TestClient.start({ folders: [folder], awaitIndexing: false });
+  let answerProgress: () => void = () => undefined;
+  const client = await TestClient.start({ folders: [folder], awaitIndexing: false, progressAnswered: new Promise<void>((resolve) => (answerProgress = resolve)) });
   let indexedBeforeAnswers = false;
   void client.indexed.then(() => (indexedBeforeAnswers = true));
   try {
     for (const file of opened) await client.open(uriOf(file), readFileSync(file, "utf8"));
     const early = await Promise.all(opened.map((file) => client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: uriOf(file) } })));
     assert.equal(indexedBeforeAnswers, false, "the open editors' diagnostics waited for the whole workspace");
+    answerProgress();
     opened.forEach((file, k) => assert.deepEqual((early[k]?.items ?? []).map(seen).sort(), expected(file, false), file));
     const codes = (early[0]?.items ?? []).map((diagnostic) => diagnostic.code);
     assert.deepEqual(codes.filter((code) => code === "unknown-mention").length, 1, "only @nobody-here is unknown");
@@ -82,6 +87,10 @@ test("editors opened right after initialize get exact diagnostics before the wor
       const report = await client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: uriOf(file) } });
       assert.deepEqual(report.items.map(seen).sort(), expected(file, true), file);
     }
+    const targetOn = path.join(folder, "late/target-on.skill.md");
+    const whole = await client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: uriOf(targetOn) } });
+    assert.deepEqual(whole.items.map(seen).sort(), expected(targetOn, true), "a file read early for its claim is read whole with the workspace");
+    assert.ok(whole.items.some((diagnostic) => diagnostic.code === "unknown-mention"));
     assert.ok(client.refreshes.includes("diagnostics"));
   } finally {
     await client.stop();
@@ -99,7 +108,8 @@ test("a client that takes pushed diagnostics gets the open editors' exact diagno
       .filter((diagnostic) => diagnostic.code !== "menu-similar")
       .map(seen)
       .sort();
-  const client = await TestClient.start({ folders: [folder], pull: false, awaitIndexing: false });
+  let answerProgress: () => void = () => undefined;
+  const client = await TestClient.start({ folders: [folder], pull: false, awaitIndexing: false, progressAnswered: new Promise<void>((resolve) => (answerProgress = resolve)) });
   let indexed = false;
   void client.indexed.then(() => (indexed = true));
   try {
@@ -112,6 +122,7 @@ test("a client that takes pushed diagnostics gets the open editors' exact diagno
     }, 60_000);
     assert.equal(indexed, false, "the open editors' diagnostics waited for the whole workspace");
     opened.forEach((file) => assert.deepEqual((first.get(uriOf(file)) ?? []).map(seen).sort(), expected(file), file));
+    answerProgress();
     await client.indexed;
   } finally {
     await client.stop();

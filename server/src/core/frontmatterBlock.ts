@@ -12,12 +12,10 @@ const CLOSING_FENCE = /^(?:---|\.\.\.)[ \t]*$/m;
 
 /** Finds the `---` fenced frontmatter at the start of a text (after a byte-order mark, if any). */
 export function findFrontmatter(text: string, lines: LineMap): FrontmatterBlock {
-  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const opening = OPENING_FENCE.exec(text.slice(start, start + 8));
-  if (!opening) return { kind: "none", bodyStart: start };
-  const contentStart = start + opening[0].length;
-  const closing = CLOSING_FENCE.exec(text.slice(contentStart));
-  if (!closing) {
+  const fences = locateFences(text);
+  if (fences.kind === "none") return { kind: "none", bodyStart: fences.start };
+  const { start, contentStart } = fences;
+  if (fences.kind === "unclosed") {
     const problem: CoreDiagnostic = {
       range: lines.rangeOf(start, start + 3),
       severity: "error",
@@ -26,11 +24,32 @@ export function findFrontmatter(text: string, lines: LineMap): FrontmatterBlock 
     };
     return { kind: "unclosed", bodyStart: contentStart, problem };
   }
+  return { kind: "closed", contentStart, contentEnd: fences.contentEnd, bodyStart: fences.bodyStart, range: lines.rangeOf(start, fences.bodyStart) };
+}
+
+/** Where a closed frontmatter ends (its closing fence's line break included), or undefined when the text has none or it is unclosed. */
+export function closedFrontmatterEnd(text: string): number | undefined {
+  const fences = locateFences(text);
+  return fences.kind === "closed" ? fences.bodyStart : undefined;
+}
+
+type Fences =
+  | { readonly kind: "none"; readonly start: number }
+  | { readonly kind: "unclosed"; readonly start: number; readonly contentStart: number }
+  | { readonly kind: "closed"; readonly start: number; readonly contentStart: number; readonly contentEnd: number; readonly bodyStart: number };
+
+function locateFences(text: string): Fences {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const opening = OPENING_FENCE.exec(text.slice(start, start + 8));
+  if (!opening) return { kind: "none", start };
+  const contentStart = start + opening[0].length;
+  const closing = CLOSING_FENCE.exec(text.slice(contentStart));
+  if (!closing) return { kind: "unclosed", start, contentStart };
   const contentEnd = contentStart + closing.index;
   let fenceEnd = contentEnd + closing[0].length;
   if (text.charAt(fenceEnd) === "\r") fenceEnd++;
   if (text.charAt(fenceEnd) === "\n") fenceEnd++;
-  return { kind: "closed", contentStart, contentEnd, bodyStart: fenceEnd, range: lines.rangeOf(start, fenceEnd) };
+  return { kind: "closed", start, contentStart, contentEnd, bodyStart: fenceEnd };
 }
 
 /** Frontmatter nests lists and maps a level or two; past this the YAML library is not asked (it slows down per level, then overflows the stack). */

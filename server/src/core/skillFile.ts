@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from "yaml";
 import { explainYamlError } from "./yamlErrors.js";
 import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
-import { findFrontmatter, flowDepth, MAX_FLOW_DEPTH } from "./frontmatterBlock.js";
+import { closedFrontmatterEnd, findFrontmatter, flowDepth, MAX_FLOW_DEPTH } from "./frontmatterBlock.js";
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
 import { detached, interned, LineMap, TEXT_START, type Position, type Range } from "./text.js";
@@ -466,6 +466,18 @@ export function unreadableReason(text: string): { code: CoreDiagnostic["code"]; 
     return { code: DiagnosticCodes.binaryFile, message: "This file holds binary data (NUL bytes), not text: its content is ignored (the file still claims its handle)." };
   }
   return undefined;
+}
+
+/**
+ * The part of a skill's text that its claim (handle, enabled, advertised) depends on: the text up to the end of
+ * its closed frontmatter. A readable text parsed from this part claims exactly what the whole text claims, for
+ * every skill format (the handle comes from the path, the rest from the frontmatter); an unreadable text (too
+ * large, binary), or one without a closed frontmatter, is its own claiming part whole.
+ */
+export function claimingPart(text: string): string {
+  if (unreadableReason(text)) return text;
+  const end = closedFrontmatterEnd(text);
+  return end === undefined ? text : text.slice(0, end);
 }
 
 /** The frontmatter's parsed values (exported for the tests that compare the two parsers). */

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { CONFIG_FILE_NAME, SKILL_SUFFIX, slugKey, type Namespace } from "../core/index.js";
+import { CONFIG_FILE_NAME, SKILL_SUFFIX, claimingPart, slugKey, type Namespace } from "../core/index.js";
 import { agentSkillHandle, isAgentSkillUri } from "../core/agentSkills/paths.js";
 import { hasSkillSuffix, readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
 
@@ -7,14 +7,18 @@ import { hasSkillSuffix, readWorkspaceFileSync, uriFromPath } from "./workspaceF
  * A workspace whose files are listed but not all read yet. Handles are file names, so the listing alone says
  * which skills exist; a diagnosis of one file depends only on the files that claim its own handle and the
  * handles it mentions, and on the `skills.json` files (the declared tools). Reading those few first gives an
- * open editor its exact diagnostics while the rest of the workspace is still being read.
+ * open editor its exact diagnostics while the rest of the workspace is still being read. Of a file the open
+ * editor mentions, only the claim counts (it exists, it is enabled): that file is parsed up to the end of its
+ * frontmatter, a fraction of its text, and read whole with the rest of the workspace.
  */
 export class ListedWorkspace {
   /** Listed skill files by the slug their name claims: one file, or the files when several claim it. */
   readonly #claimants = new Map<string, string | string[]>();
   readonly #configs: string[] = [];
-  /** URIs read ahead of the rest. */
+  /** URIs read whole ahead of the rest. */
   readonly #read = new Set<string>();
+  /** URIs whose claiming part alone was read ahead: the whole read takes them in full. */
+  readonly #claimsRead = new Set<string>();
   /** The URI of each listed file asked for so far. */
   readonly #uris = new Map<string, string>();
 
@@ -39,20 +43,20 @@ export class ListedWorkspace {
     }
   }
 
-  /** True for a file read ahead: the whole read skips it. */
+  /** True for a file read whole ahead: the whole read skips it (not one read for its claim alone). */
   wasRead(uri: string): boolean {
     return this.#read.has(uri);
   }
 
   /** Reads the `skills.json` files: every diagnosis may depend on the tools they declare. */
   readConfigs(namespace: Namespace, skip: (uri: string) => boolean): void {
-    for (const file of this.#configs) this.#readInto(namespace, file, skip);
+    for (const file of this.#configs) this.#readInto(namespace, file, skip, false);
   }
 
   /**
    * Reads into the namespace every listed file that the diagnostics of `uri` (a file the namespace holds)
-   * depend on and that it does not hold yet: the claimants of the file's handle and of each slug it mentions.
-   * `skip` names files not to take from the disk (open in an editor).
+   * depend on and that it does not hold yet: the claimants of the file's handle and of each slug it mentions,
+   * each up to the end of its frontmatter. `skip` names files not to take from the disk (open in an editor).
    */
   readFor(namespace: Namespace, uri: string, skip: (uri: string) => boolean): void {
     const skill = namespace.skill(uri);
@@ -60,22 +64,28 @@ export class ListedWorkspace {
     for (const mention of skill?.mentions ?? namespace.config(uri)?.mentions ?? []) slugs.add(mention.slug);
     for (const slug of slugs) {
       const claimants = this.#claimants.get(slug);
-      if (typeof claimants === "string") this.#readInto(namespace, claimants, skip);
-      else for (const file of claimants ?? []) this.#readInto(namespace, file, skip);
+      if (typeof claimants === "string") this.#readInto(namespace, claimants, skip, true);
+      else for (const file of claimants ?? []) this.#readInto(namespace, file, skip, true);
     }
   }
 
-  #readInto(namespace: Namespace, file: string, skip: (uri: string) => boolean): void {
+  /** `claimOnly`: the namespace is given the file's claiming part ({@link claimingPart}), not its whole text. */
+  #readInto(namespace: Namespace, file: string, skip: (uri: string) => boolean, claimOnly: boolean): void {
     // The skills most files mention are asked for by every open editor: their URI is made once.
     let uri = this.#uris.get(file);
     if (uri === undefined) {
       uri = uriFromPath(file);
       this.#uris.set(file, uri);
     }
-    if (this.#read.has(uri) || namespace.has(uri) || skip(uri)) return;
-    this.#read.add(uri);
+    if (this.#read.has(uri) || this.#claimsRead.has(uri) || namespace.has(uri) || skip(uri)) return;
     const text = readWorkspaceFileSync(file);
-    if (text !== undefined) namespace.set(uri, text);
+    if (text === undefined) {
+      this.#read.add(uri);
+      return;
+    }
+    const part = claimOnly ? claimingPart(text) : text;
+    (part.length < text.length ? this.#claimsRead : this.#read).add(uri);
+    namespace.set(uri, part);
   }
 }
 
