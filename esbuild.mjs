@@ -42,9 +42,33 @@ const lazyCrypto = {
   },
 };
 
+/**
+ * `net` and `child_process` in the server bundle load on first use, not at start: the language server's libraries
+ * require them at load time for transports and a lookup the server never uses over stdio (pipes and sockets,
+ * the global module folders), and loading them costs a fresh server about 5 ms before it can answer
+ * `initialize`. Those libraries read them as `require(...)` and reach each function through it when called, so a
+ * stand-in that forwards every property to the real module on first use is enough.
+ */
+const lazyLibraryBuiltins = {
+  name: "lazy-library-builtins",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?(net|child_process)$/ }, (args) =>
+      args.namespace === "lazy-library-builtins" ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ""), namespace: "lazy-library-builtins" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "lazy-library-builtins" }, (args) => ({
+      contents: [
+        "let loaded;",
+        `const real = () => (loaded ??= require("node:${args.path}"));`,
+        "module.exports = new Proxy({}, { get: (_, name) => real()[name], has: (_, name) => name in real(), ownKeys: () => Reflect.ownKeys(real()), getOwnPropertyDescriptor: (_, name) => Object.getOwnPropertyDescriptor(real(), name) });",
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
 const builds = [
   { ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js" },
-  { ...common, entryPoints: ["server/src/main.ts"], outfile: "dist/server-bundle.js", plugins: [lazyCrypto] },
+  { ...common, entryPoints: ["server/src/main.ts"], outfile: "dist/server-bundle.js", plugins: [lazyCrypto, lazyLibraryBuiltins] },
   // What `node dist/server.js` runs: a few lines that run the bundle above from V8's code cache.
   { ...common, entryPoints: ["server/src/start.ts"], outfile: "dist/server.js", sourcemap: false },
   // The thread that reads the workspace's files for the first index, beside the bundle that starts it.
