@@ -1,0 +1,55 @@
+/**
+ * The listed workspace reads what an open editor's diagnostics depend on: the files it mentions, by the URIs
+ * the rest of the server uses for them (whatever their names hold), each up to the end of its frontmatter, and
+ * leaves them to the whole read.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { test } from "node:test";
+import { Namespace } from "../../server/src/core/index.js";
+import { ListedWorkspace } from "../../server/src/node/listedWorkspace.js";
+import { uriFromPath } from "../../server/src/node/workspaceFiles.js";
+
+test("the files an open editor mentions are read by their own URIs, for their claim alone", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-listed-"));
+  try {
+    const handles = ["plain-one", "Capital-Two", "with space", "per%cent", "hash#tag", "ünïcode", "tilde~x", "dots.in.name", "off"];
+    const files = handles.map((handle) => path.join(folder, `${handle}.skill.md`));
+    handles.forEach((handle, k) => writeFileSync(files[k] ?? "", `---\nsummary: The skill ${handle}\n${handle === "off" ? "enabled: false\n" : ""}---\n# Body\n\nAsk @nowhere-${k}.\n`));
+    const open = path.join(folder, "open.skill.md");
+    const openText = `---\nsummary: Open\n---\n${["plain-one", "capital-two", "off", "missing-one"].map((slug) => `@${slug}`).join(" ")}\n`;
+    const namespace = new Namespace();
+    const openUri = uriFromPath(open);
+    namespace.set(openUri, openText);
+    const listed = new ListedWorkspace([...files, open]);
+    listed.readFor(namespace, openUri, (uri) => uri === openUri);
+
+    const read = new Set(namespace.uris());
+    for (const handle of ["plain-one", "Capital-Two", "off"]) assert.ok(read.has(uriFromPath(path.join(folder, `${handle}.skill.md`))), handle);
+    assert.equal(read.size, 4, "only the mentioned files and the open one");
+    for (const uri of read) {
+      if (uri === openUri) continue;
+      assert.deepEqual(namespace.skill(uri)?.mentions, [], "a mentioned file is parsed up to the end of its frontmatter");
+      assert.equal(listed.wasRead(uri), false, "and read whole with the rest");
+    }
+    // The same diagnosis as with every file read whole.
+    const whole = new Namespace();
+    whole.set(openUri, openText);
+    for (const file of files) whole.set(uriFromPath(file), readFileSync(file, "utf8"));
+    assert.deepEqual(namespace.diagnose(openUri), whole.diagnose(openUri));
+    assert.ok(namespace.diagnose(openUri).some((diagnostic) => diagnostic.code === "disabled-mention"));
+
+    // Every name, plain or escaped, gets the URI the rest of the server gives it.
+    const everyone = new Namespace();
+    const all = path.join(folder, "all.skill.md");
+    const allUri = uriFromPath(all);
+    everyone.set(allUri, `---\nsummary: All\n---\n${handles.map((handle) => `@${handle.toLowerCase().replace(/[^a-z0-9-]/g, "")}`).join(" ")}\n`);
+    const named = new ListedWorkspace(files, (file) => path.basename(file, ".skill.md").toLowerCase().replace(/[^a-z0-9-]/g, ""));
+    named.readFor(everyone, allUri, () => false);
+    assert.deepEqual(new Set(everyone.uris()), new Set([allUri, ...files.map((file) => uriFromPath(file))]));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
