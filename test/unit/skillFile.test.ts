@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import fc from "fast-check";
 import {
   DiagnosticCodes,
   handleFromUri,
@@ -237,6 +238,16 @@ describe("skill file URIs", () => {
   test("not a skill", () => {
     assert.equal(isSkillUri("file:///ws/readme.md"), false);
     assert.equal(isSkillUri("file:///ws/skills.json"), false);
+    assert.equal(isSkillUri("file:///ws/readme.md?x=.skill.md"), false);
+    assert.equal(isSkillUri("file:///ws/readme.md#.skill.md"), false);
+    assert.equal(isSkillUri("file:///ws/x.skill.md?a#b"), true);
+    assert.equal(isSkillUri("file:///ws/x.skill.md#a?b"), true);
+  });
+  test("the path's end decides, whatever its case, before any query or fragment", () => {
+    // What the path with its query and fragment cut, lower-cased whole, ends with.
+    const byDefinition = (uri: string) => uri.replace(/[?#].*$/, "").toLowerCase().endsWith(".skill.md");
+    const part = fc.constantFrom("file:///ws/", "x", ".skill.md", ".SKILL.MD", ".Skill.md", "?", "#", "q=1", "\u212a", "\u0130", ".md", "skill", "");
+    fc.assert(fc.property(fc.array(part, { maxLength: 6 }), (parts) => assert.equal(isSkillUri(parts.join("")), byDefinition(parts.join("")), JSON.stringify(parts.join("")))), { numRuns: 3000 });
   });
   test("siblingSkillUri keeps the folder and encodes the handle", () => {
     assert.equal(siblingSkillUri("file:///ws/dir/old.skill.md", "new-name"), "file:///ws/dir/new-name.skill.md");

@@ -165,7 +165,11 @@ export function handleFromUri(uri: string): string {
 }
 
 export function isSkillUri(uri: string): boolean {
-  return uri.replace(/[?#].*$/, "").toLowerCase().endsWith(SKILL_SUFFIX);
+  // Only the path's end is looked at (before any query or fragment): the first index asks this of every file.
+  const query = uri.indexOf("?");
+  const fragment = uri.indexOf("#");
+  const end = query === -1 ? (fragment === -1 ? uri.length : fragment) : fragment === -1 ? query : Math.min(query, fragment);
+  return end >= SKILL_SUFFIX.length && uri.slice(end - SKILL_SUFFIX.length, end).toLowerCase() === SKILL_SUFFIX;
 }
 
 /** The URI of a sibling skill file with another handle: what a rename moves the file to. */
