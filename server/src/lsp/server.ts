@@ -39,6 +39,7 @@ import {
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MoveDetector, Namespace, isRefusal, isSkillUri, skillBodyFingerprint, type Refusal } from "../core/index.js";
 import { ListedWorkspace } from "../node/listedWorkspace.js";
+import { ThreadedPairFinder } from "../node/threadedJoin.js";
 import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, listFolders, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, readWorkspaceFileSync, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
@@ -475,22 +476,29 @@ export class SkillServer {
   }
 
   /**
-   * Builds the menu-similar warnings after the index, a millisecond at a time between the requests: every other
-   * answer comes first. When they are ready, the skills that gained one are diagnosed again.
+   * Builds the menu-similar warnings after the index, a millisecond at a time between the requests, the pairs
+   * found on threads of their own (see ThreadedPairFinder) or, without them, here in steps: every other answer
+   * comes first. When they are ready, the skills that gained one are diagnosed again.
    */
   #buildMenuSimilarity(): void {
     if (this.#namespace.menuSimilarityReady || this.#comparing) return;
     this.#comparing = true;
-    this.#namespace.startMenuSimilarity();
+    this.#namespace.startMenuSimilarity(new ThreadedPairFinder());
     const started = Date.now();
     void (async () => {
       for (;;) {
+        // The pairs are being found on other threads: nothing to do here until some come.
+        const waiting = this.#namespace.menuSimilarityWaiting;
+        if (waiting) {
+          await waiting;
+          continue;
+        }
         // A request takes several turns of the event loop (read, dispatch, answer, write): give it all of them.
         for (let turn = 0; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
         const until = performance.now() + MENU_SIMILARITY_SLICE_MS;
         let warned: Set<string> | undefined;
         do warned = this.#namespace.advanceMenuSimilarity(16);
-        while (warned === undefined && performance.now() < until);
+        while (warned === undefined && performance.now() < until && !this.#namespace.menuSimilarityWaiting);
         if (warned === undefined) continue;
         this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning.`);
         this.#comparing = false;
