@@ -95,7 +95,7 @@ async function onThreads(input: JoinInput, threads: number): Promise<string[]> {
   return lines(pairs);
 }
 
-test("a whole prefix index probed in any order finds each pair of the join in steps once, and brute force's count", () => {
+test("a whole prefix index, in one part or three, probed in any order finds each pair of the join in steps once, and brute force's count", () => {
   const summaries = generated(1500, 7);
   const input = inputOf(summaries);
   const index = JoinIndex.whole(input);
@@ -108,6 +108,12 @@ test("a whole prefix index probed in any order finds each pair of the join in st
   assert.deepEqual(lines(pairs), expected);
   assert.equal(expected.length, bruteForce(summaries));
   assert.ok(expected.length > 1000, String(expected.length));
+  // Built in three parts (by key), as three threads would, and put together: the same pairs.
+  const parted = JoinIndex.of([0, 1, 2].map((part) => JoinIndex.whole(input, undefined, part, 3).arrays));
+  const fromParts: [number, number, number][] = [];
+  const partProber = new JoinProber(input, parted);
+  for (const position of positions) partProber.probe(position, (p, other, shared) => fromParts.push([input.order[p] as number, input.order[other] as number, pairScore(shared, sizeOf(input, input.order[p] as number), sizeOf(input, input.order[other] as number))]));
+  assert.deepEqual(lines(fromParts), expected);
 });
 
 test("on one, two and three threads: the pairs of the join in steps, each once", async () => {

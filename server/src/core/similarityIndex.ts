@@ -396,40 +396,60 @@ const ordinaryArrays: Int32Allocator = (length) => new Int32Array(length);
  * order, with the place of the key's last term in each (see {@link SimilarityJoin}).
  */
 export class JoinIndex {
+  /** By part, then subset size: part k holds the keys ≡ k modulo the parts. */
   readonly #tables: readonly PostingTable[];
+  readonly #parts: number;
+  /** The one part {@link add} fills, or -1 for all. */
+  readonly #part: number;
 
-  private constructor(tables: readonly PostingTable[]) {
+  private constructor(tables: readonly PostingTable[], parts: number, part: number) {
     this.#tables = tables;
+    this.#parts = parts;
+    this.#part = part;
   }
 
   /** An empty index, filled a position at a time in increasing order by {@link add}. */
   static empty(allocate: Int32Allocator = ordinaryArrays): JoinIndex {
-    return new JoinIndex([0, 1, 2, 3].map(() => new PostingTable(allocate)));
+    return new JoinIndex([0, 1, 2, 3].map(() => new PostingTable(allocate)), 1, -1);
   }
 
-  /** Every position indexed, in one go: then any position can be probed, in any order, by any number of probers. */
-  static whole(input: JoinInput, allocate: Int32Allocator = ordinaryArrays): JoinIndex {
-    const index = JoinIndex.empty(allocate);
-    for (let position = 0; position < input.order.length; position++) index.add(input, position);
+  /**
+   * Every position indexed, in one go: then any position can be probed, in any order, by any number of probers.
+   * With `parts`, only the keys of part `part` (key ≡ part modulo parts): several threads build the parts at once,
+   * and {@link of} puts them together.
+   */
+  static whole(input: JoinInput, allocate: Int32Allocator = ordinaryArrays, part = 0, parts = 1): JoinIndex {
+    const index = new JoinIndex([0, 1, 2, 3].map(() => new PostingTable(allocate)), 1, parts === 1 ? -1 : part);
+    for (let position = 0; position < input.order.length; position++) index.#addTo(input, position, parts);
     return index;
   }
 
-  /** The index over arrays from {@link arrays} (made on another thread, say): for probing only. */
-  static of(arrays: readonly Int32Array[]): JoinIndex {
-    return new JoinIndex([0, 1, 2, 3].map((c) => PostingTable.of(arrays[3 * c] as Int32Array, arrays[3 * c + 1] as Int32Array, arrays[3 * c + 2] as Int32Array)));
+  /** The index over the parts' {@link arrays} (made on other threads, say), in part order: for probing only. */
+  static of(parts: readonly (readonly Int32Array[])[]): JoinIndex {
+    const tables: PostingTable[] = [];
+    for (let c = 0; c <= 3; c++) {
+      for (const arrays of parts) tables.push(PostingTable.of(arrays[3 * c] as Int32Array, arrays[3 * c + 1] as Int32Array, arrays[3 * c + 2] as Int32Array));
+    }
+    return new JoinIndex(tables, parts.length, -1);
   }
 
-  /** The arrays the index is made of, for {@link of}. */
+  /** The arrays the index (or its part) is made of, for {@link of}. */
   get arrays(): Int32Array[] {
     return this.#tables.flatMap((table) => table.arrays);
   }
 
-  table(c: number): PostingTable {
-    return this.#tables[c] as PostingTable;
+  /** The table that holds a key of subset size c. */
+  table(c: number, key: number): PostingTable {
+    const parts = this.#parts;
+    return this.#tables[parts === 1 ? c : c * parts + (key % parts)] as PostingTable;
   }
 
   /** Indexes a set for the larger (or equal) sets that come after it, under each subset size they probe with. */
   add(input: JoinInput, position: number): void {
+    this.#addTo(input, position, 1);
+  }
+
+  #addTo(input: JoinInput, position: number, parts: number): void {
     const t = input.threshold;
     const start = input.offsets[position] as number;
     const m = (input.offsets[position + 1] as number) - start;
@@ -445,7 +465,12 @@ export class JoinIndex {
       const length = lengths[c] as number;
       if (length < c) continue;
       const postings = this.#tables[c] as PostingTable;
-      eachSubset(input.ranks, start, length, c, (key, place) => postings.add(key, position, place));
+      const part = this.#part;
+      if (part < 0) eachSubset(input.ranks, start, length, c, (key, place) => postings.add(key, position, place));
+      else
+        eachSubset(input.ranks, start, length, c, (key, place) => {
+          if (key % parts === part) postings.add(key, position, place);
+        });
     }
   }
 
@@ -515,9 +540,10 @@ export class JoinProber {
     for (let c = 1; c <= 3; c++) {
       const length = lengths[c] as number;
       if (length < c) continue;
-      const postings = this.#index.table(c);
-      const data = postings.data;
+      const index = this.#index;
       eachSubset(ranks, start, length, c, (key, place) => {
+        const postings = index.table(c, key);
+        const data = postings.data;
         for (let block = postings.first(key); block >= 0; block = data[block] as number) {
           // A block's entries rise: one that starts at or after this position holds nothing before it.
           if ((data[block + BLOCK_HEADER] as number) >= position) continue;

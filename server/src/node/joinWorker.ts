@@ -1,25 +1,24 @@
 /**
- * A thread of the menu-similar join (dist/join-worker.js): probes its share of the positions against the whole
- * prefix index, which the first thread builds into shared memory and the others read. The pairs go back in
- * batches of (a, b, shared terms), the sets' numbers in the input.
+ * A thread of the menu-similar join (dist/join-worker.js): builds its part of the whole prefix index into shared
+ * memory, then, once every thread's part is there, probes chunks of positions against all of them. The pairs go
+ * back in batches of (a, b, shared terms), the sets' numbers in the input.
  */
 import { parentPort } from "node:worker_threads";
 import { JoinIndex, JoinProber, type Int32Allocator } from "../core/similarityIndex.js";
-import { JOIN_BATCH_PAIRS, JOIN_CHUNK, type JoinReply, type JoinRequest } from "./joinMessages.js";
+import { JOIN_BATCH_PAIRS, JOIN_CHUNK, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
 
 const shared: Int32Allocator = (length) => new Int32Array(new SharedArrayBuffer(4 * length));
 
 const port = parentPort;
 port?.once("message", (request: JoinRequest) => {
+  const built: JoinReply = { kind: "index", arrays: JoinIndex.whole(request.input, shared, request.part, request.parts).arrays };
+  port.once("message", (index: JoinIndexParts) => probe(request, JoinIndex.of(index.parts)));
+  port.postMessage(built);
+});
+
+function probe(request: JoinRequest, index: JoinIndex): void {
   const { input, next } = request;
-  let index: JoinIndex;
-  if (request.build) {
-    index = JoinIndex.whole(input, shared);
-    const reply: JoinReply = { kind: "index", arrays: index.arrays };
-    port.postMessage(reply);
-  } else {
-    index = JoinIndex.of(request.index ?? []);
-  }
+  const out = port as NonNullable<typeof port>;
   const prober = new JoinProber(input, index);
   const order = input.order;
   const count = order.length;
@@ -27,7 +26,7 @@ port?.once("message", (request: JoinRequest) => {
   let found = 0;
   const send = (last: boolean) => {
     const reply: JoinReply = { kind: "pairs", pairs, count: found, last };
-    port.postMessage(reply, [pairs.buffer as ArrayBuffer]);
+    out.postMessage(reply, [pairs.buffer as ArrayBuffer]);
     pairs = new Int32Array(last ? 0 : 3 * JOIN_BATCH_PAIRS);
     found = 0;
   };
@@ -44,4 +43,4 @@ port?.once("message", (request: JoinRequest) => {
     for (let position = from; position < to; position++) prober.probe(position, take);
   }
   send(true);
-});
+}

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { PairFinder } from "../core/menuCompetition.js";
 import type { JoinInput } from "../core/similarityIndex.js";
-import type { JoinReply, JoinRequest } from "./joinMessages.js";
+import type { JoinIndexParts, JoinReply, JoinRequest } from "./joinMessages.js";
 
 /** Below this many summaries the join takes less than starting a thread does. */
 const MINIMUM_SETS = 2_000;
@@ -37,9 +37,10 @@ export interface ThreadedJoinOptions {
 }
 
 /**
- * Finds the menu-similar join's pairs on threads of their own, so the calling thread stays free: the first
- * thread builds the whole prefix index into shared memory and probes; the others probe against it once it is
- * there; they take chunks of positions from one shared counter. Declines (undefined) for a small join, when
+ * Finds the menu-similar join's pairs on threads of their own, so the calling thread stays free: each thread
+ * builds a part of the whole prefix index (the keys ≡ its number modulo the threads) into shared memory, at the
+ * same time; once every part is there, each probes against all of them, taking chunks of positions from one
+ * shared counter. The index is in memory once, whatever the threads. Declines (undefined) for a small join, when
  * `SKILL_LSP_JOIN=main`, or when no thread can start; a thread that fails rejects the promise (the caller then
  * finds the pairs itself, from the start).
  */
@@ -67,6 +68,8 @@ export class ThreadedPairFinder implements PairFinder {
     }
     if (workers.length === 0) return undefined;
     const next = new Int32Array(new SharedArrayBuffer(4));
+    const parts: (readonly Int32Array[])[] = [];
+    let partsIn = 0;
     return new Promise<void>((resolve, reject) => {
       let running = workers.length;
       let settled = false;
@@ -79,8 +82,10 @@ export class ThreadedPairFinder implements PairFinder {
         worker.on("message", (reply: JoinReply) => {
           if (settled) return;
           if (reply.kind === "index") {
-            const request: JoinRequest = { input, next, build: false, index: reply.arrays };
-            for (const other of workers.slice(1)) other.postMessage(request);
+            parts[k] = reply.arrays;
+            if (++partsIn < workers.length) return;
+            const index: JoinIndexParts = { parts };
+            for (const each of workers) each.postMessage(index);
             return;
           }
           deliver(reply.pairs, reply.count);
@@ -97,7 +102,7 @@ export class ThreadedPairFinder implements PairFinder {
         };
         worker.on("error", lost);
         worker.on("exit", () => lost());
-        if (k === 0) worker.postMessage({ input, next, build: true } satisfies JoinRequest);
+        worker.postMessage({ input, next, part: k, parts: workers.length } satisfies JoinRequest);
       });
     });
   }
