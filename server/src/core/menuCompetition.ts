@@ -62,6 +62,8 @@ export class MenuCompetition {
   readonly #arrived: { readonly pairs: Int32Array; readonly count: number }[] = [];
   #arrivedAt = 0;
   #found = false;
+  /** True once a build's pairs all came from the finder. */
+  #foundElsewhere = false;
   #sleeping: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   /** Changes that came while the pairs were being found (the index is fixed meanwhile): applied after. */
@@ -138,6 +140,7 @@ export class MenuCompetition {
           }
           (this.#intake as PairIntake).end();
           this.#intake = undefined;
+          this.#foundElsewhere = true;
         } else {
           this.#join ??= this.#index.startLink();
           const done = this.#join.advance(budget);
@@ -160,6 +163,11 @@ export class MenuCompetition {
       }
     }
     return undefined;
+  }
+
+  /** True when the pairs of the build came from the finder (false: found here, in steps). */
+  get foundElsewhere(): boolean {
+    return this.#foundElsewhere;
   }
 
   /**

@@ -385,6 +385,11 @@ export class Namespace {
     return skill ? this.#competition.diagnose(skill, (other) => this.#skills.get(other)) : [];
   }
 
+  /** True when the `menu-similar` pairs came from the finder given to {@link startMenuSimilarity}. */
+  get menuSimilarityFoundElsewhere(): boolean {
+    return this.#competition.foundElsewhere;
+  }
+
   /** While the pairs are found elsewhere and nothing is there to take in: settles when there is (no need to step before). */
   get menuSimilarityWaiting(): Promise<void> | undefined {
     return this.#competition.waiting;

@@ -500,7 +500,8 @@ export class SkillServer {
         do warned = this.#namespace.advanceMenuSimilarity(16);
         while (warned === undefined && performance.now() < until && !this.#namespace.menuSimilarityWaiting);
         if (warned === undefined) continue;
-        this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning.`);
+        const where = this.#namespace.menuSimilarityFoundElsewhere ? "on threads of their own" : "on the main thread";
+        this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning (pairs found ${where}).`);
         this.#comparing = false;
         this.#afterChange(warned, true);
         return;
