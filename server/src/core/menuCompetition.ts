@@ -189,6 +189,9 @@ export class MenuCompetition {
       this.#sleeping = undefined;
       waiting?.();
     };
+    // Set before asking: a finder may deliver before it answers.
+    this.#intake = intake;
+    this.#found = false;
     const finding = (this.#finder as PairFinder).find(intake.input, (pairs, count) => {
       if (this.#intake !== intake) return;
       this.#arrived.push({ pairs, count });
@@ -196,11 +199,11 @@ export class MenuCompetition {
     });
     if (!finding) {
       intake.abandon();
+      this.#intake = undefined;
+      this.#arrived.length = 0;
       this.#finder = undefined;
       return false;
     }
-    this.#intake = intake;
-    this.#found = false;
     finding.then(
       () => {
         if (this.#intake !== intake) return;
