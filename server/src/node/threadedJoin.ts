@@ -30,8 +30,10 @@ function startWorker(): Worker | undefined {
 }
 
 export interface ThreadedJoinOptions {
-  /** Threads to share the positions among (default: the cores, at most 2, or `SKILL_LSP_JOIN_THREADS`). */
+  /** Threads to share the positions among (default: `SKILL_LSP_JOIN_THREADS`, else the cores, at most 2). */
   readonly threads?: number;
+  /** Leave one core to the calling thread (and the editor beside it): by default one thread fewer than the cores. */
+  readonly spareCore?: boolean;
   /** The fewest sets worth a thread (default 2,000). */
   readonly minimumSets?: number;
 }
@@ -50,7 +52,8 @@ export class ThreadedPairFinder implements PairFinder {
 
   constructor(options: ThreadedJoinOptions = {}) {
     const fromEnvironment = Number(process.env.SKILL_LSP_JOIN_THREADS);
-    this.#threads = Math.max(1, options.threads ?? (Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : Math.min(2, availableParallelism())));
+    const cores = availableParallelism() - (options.spareCore ? 1 : 0);
+    this.#threads = Math.max(1, options.threads ?? (Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : Math.min(2, cores)));
     this.#minimumSets = options.minimumSets ?? MINIMUM_SETS;
   }
 
