@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { ThreadedPairFinder } from "../node/threadedJoin.js";
 import { pathFromUri, uriFromPath } from "../node/workspaceFiles.js";
 import { HOMEPAGE, VERSION } from "../version.js";
 import { loadLibraryNamespaces, parseArgs, UsageError, type Verb } from "./common.js";
@@ -18,14 +19,31 @@ export const checkVerb: Verb = {
     const { folders, values } = parseArgs(args, { positionalFolders: true, valued: ["--format"] });
     const format = values.get("--format") ?? "text";
     if (!(CHECK_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${CHECK_FORMATS.join(", ")}; got ${format}.`);
-    const files = (await loadLibraryNamespaces(folders))
+    const namespaces = await loadLibraryNamespaces(folders);
+    // The menu-similar pairs are found on other threads while this one diagnoses everything else.
+    const finder = new ThreadedPairFinder();
+    const comparing = namespaces.filter((namespace) => {
+      namespace.deferMenuSimilarity();
+      namespace.startMenuSimilarity(finder);
+      return namespace.advanceMenuSimilarity(Number.MAX_SAFE_INTEGER) === undefined;
+    });
+    const files = namespaces
       .flatMap((namespace) => namespace.uris().map((uri) => ({ uri, namespace })))
       .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-    const found: FileDiagnostic[] = [];
-    for (const { uri, namespace } of files) {
-      const file = (path.relative(process.cwd(), pathFromUri(uri)) || pathFromUri(uri)).split(path.sep).join("/");
-      for (const diagnostic of namespace.diagnose(uri)) found.push({ file, diagnostic });
+    const diagnosed = files.map(({ uri, namespace }) => namespace.diagnose(uri));
+    const warned = new Set<string>();
+    for (const namespace of comparing) {
+      let done: Set<string> | undefined;
+      while ((done = namespace.advanceMenuSimilarity(Number.MAX_SAFE_INTEGER)) === undefined) await namespace.menuSimilarityWaiting;
+      for (const uri of done) warned.add(uri);
     }
+    const found: FileDiagnostic[] = [];
+    files.forEach(({ uri, namespace }, index) => {
+      const file = (path.relative(process.cwd(), pathFromUri(uri)) || pathFromUri(uri)).split(path.sep).join("/");
+      for (const diagnostic of diagnosed[index] ?? []) found.push({ file, diagnostic });
+      // Warnings that came with the pairs: last in a skill's list, as diagnosing it again would put them.
+      if (warned.has(uri)) for (const diagnostic of namespace.menuSimilarDiagnostics(uri)) found.push({ file, diagnostic });
+    });
     write(format as CheckFormat, files.length, found, io.out);
     return found.some(({ diagnostic }) => diagnostic.severity === "error") ? 1 : 0;
   },

@@ -5,7 +5,7 @@
 import type { CoreDiagnostic } from "./diagnostics.js";
 import { DiagnosticCodes } from "./diagnostics.js";
 import { MAX_SIMILAR_REPORTED, MENU_SIMILARITY_THRESHOLD, summaryTerms } from "./similarity.js";
-import { SimilarityIndex, type Closest, type SimilarNeighbour, type SimilarityJoin } from "./similarityIndex.js";
+import { SimilarityIndex, type Closest, type JoinInput, type PairIntake, type SimilarNeighbour, type SimilarityJoin } from "./similarityIndex.js";
 import type { SkillFile } from "./skillFile.js";
 
 /** True for a skill that competes on the default menu: a valid handle, enabled, advertised, with a summary. */
@@ -19,6 +19,18 @@ function menuKey(skill: SkillFile | undefined): string | undefined {
   const start = skill.summaryRange?.start;
   return `${skill.summary ?? ""}\u0000${start?.line ?? 0}:${start?.character ?? 0}`;
 }
+
+/**
+ * Finds a join's pairs away from the calling thread: `deliver` takes them in batches of (a, b, shared terms)
+ * triples (the first `count` of the batch), the promise settles when all are delivered, and a rejection means
+ * some may be missing. Undefined: it declines, and the join runs in steps on the calling thread.
+ */
+export interface PairFinder {
+  find(input: JoinInput, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined;
+}
+
+/** Pairs taken in per unit of {@link MenuCompetition.advance} while they come from elsewhere. */
+const PAIRS_PER_UNIT = 16;
 
 /** Neighbours kept per skill: one more than shown, in case one is dropped (a second file with the same handle). */
 const LIMIT = MAX_SIMILAR_REPORTED + 1;
@@ -44,6 +56,16 @@ export class MenuCompetition {
   #phase: "read" | "index" | "join" | "query" = "read";
   #indexing: IterableIterator<[string, readonly string[] | undefined]> | undefined;
   #join: SimilarityJoin | undefined;
+  /** Where the pairs are found while not in steps here, and what it found: batches still to take in. */
+  #finder: PairFinder | undefined;
+  #intake: PairIntake | undefined;
+  readonly #arrived: { readonly pairs: Int32Array; readonly count: number }[] = [];
+  #arrivedAt = 0;
+  #found = false;
+  /** True once a build's pairs all came from the finder. */
+  #foundElsewhere = false;
+  #sleeping: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
   /** Changes that came while the pairs were being found (the index is fixed meanwhile): applied after. */
   readonly #pending = new Map<string, readonly string[] | undefined>();
   #cursor = 0;
@@ -64,10 +86,14 @@ export class MenuCompetition {
     if (this.#state === "idle") this.#state = "deferred";
   }
 
-  /** Begins building the index in steps over the namespace's skills as they are now (later changes are followed). */
-  start(): void {
+  /**
+   * Begins building the index in steps over the namespace's skills as they are now (later changes are followed);
+   * with a `finder`, its pairs are found there while the steps here only take them in.
+   */
+  start(finder?: PairFinder): void {
     if (this.#state !== "idle" && this.#state !== "deferred") return;
     this.#state = "building";
+    this.#finder = finder;
     this.#phase = "read";
     this.#toRead = [];
     for (const skill of this.#skills()) if (competesOnMenu(skill)) this.#toRead.push(skill.uri);
@@ -106,11 +132,22 @@ export class MenuCompetition {
         this.#toIndex.delete(uri);
         this.#index.setTerms(uri, terms);
       } else if (this.#phase === "join") {
-        this.#join ??= this.#index.startLink();
-        const done = this.#join.advance(budget);
-        budget = 0;
-        if (!done) continue;
-        this.#join = undefined;
+        if (this.#intake || (this.#finder && !this.#join && this.#startElsewhere())) {
+          budget = this.#takeIn(budget);
+          if (!this.#found || this.#arrived.length > 0) {
+            if (budget > 0) return undefined;
+            continue;
+          }
+          (this.#intake as PairIntake).end();
+          this.#intake = undefined;
+          this.#foundElsewhere = true;
+        } else {
+          this.#join ??= this.#index.startLink();
+          const done = this.#join.advance(budget);
+          budget = 0;
+          if (!done) continue;
+          this.#join = undefined;
+        }
         this.#phase = "query";
         this.#toQuery = [];
         for (const skill of this.#skills()) if (this.#index.has(skill.uri)) this.#toQuery.push(skill.uri);
@@ -126,6 +163,83 @@ export class MenuCompetition {
       }
     }
     return undefined;
+  }
+
+  /** True when the pairs of the build came from the finder (false: found here, in steps). */
+  get foundElsewhere(): boolean {
+    return this.#foundElsewhere;
+  }
+
+  /**
+   * While the pairs are being found elsewhere and none waits to be taken in: settles when some come (or the
+   * finder ends or fails), so the caller need not step in the meantime. Undefined otherwise.
+   */
+  get waiting(): Promise<void> | undefined {
+    if (!this.#intake || this.#found || this.#arrived.length > 0) return undefined;
+    this.#sleeping ??= new Promise<void>((resolve) => (this.#wake = resolve));
+    return this.#sleeping;
+  }
+
+  /** Hands the join to the finder; false when it declines. */
+  #startElsewhere(): boolean {
+    const intake = this.#index.startLinkElsewhere();
+    const wake = () => {
+      const waiting = this.#wake;
+      this.#wake = undefined;
+      this.#sleeping = undefined;
+      waiting?.();
+    };
+    // Set before asking: a finder may deliver before it answers.
+    this.#intake = intake;
+    this.#found = false;
+    const finding = (this.#finder as PairFinder).find(intake.input, (pairs, count) => {
+      if (this.#intake !== intake) return;
+      this.#arrived.push({ pairs, count });
+      wake();
+    });
+    if (!finding) {
+      intake.abandon();
+      this.#intake = undefined;
+      this.#arrived.length = 0;
+      this.#finder = undefined;
+      return false;
+    }
+    finding.then(
+      () => {
+        if (this.#intake !== intake) return;
+        this.#found = true;
+        wake();
+      },
+      () => {
+        if (this.#intake !== intake) return;
+        // Some pairs may be missing: they are all found again here, in steps.
+        intake.abandon();
+        this.#intake = undefined;
+        this.#finder = undefined;
+        this.#arrived.length = 0;
+        this.#arrivedAt = 0;
+        wake();
+      },
+    );
+    return true;
+  }
+
+  /** Takes in up to `budget` units of the pairs that came; answers the budget left. */
+  #takeIn(budget: number): number {
+    const intake = this.#intake as PairIntake;
+    while (budget > 0) {
+      const batch = this.#arrived[0];
+      if (!batch) break;
+      const to = Math.min(batch.count, this.#arrivedAt + budget * PAIRS_PER_UNIT);
+      intake.accept(batch.pairs, this.#arrivedAt, to);
+      budget -= Math.max(1, Math.ceil((to - this.#arrivedAt) / PAIRS_PER_UNIT));
+      this.#arrivedAt = to;
+      if (to === batch.count) {
+        this.#arrived.shift();
+        this.#arrivedAt = 0;
+      }
+    }
+    return budget;
   }
 
   /** The building's end: the skills with a warning to show. */

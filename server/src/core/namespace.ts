@@ -1,6 +1,6 @@
 import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type ConfigMention, type DeclaredTool } from "./config.js";
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
-import { MenuCompetition } from "./menuCompetition.js";
+import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { holdsText, nearest, parseSkillFile, releaseText, type Mention, type SkillFile, type TextLoader } from "./skillFile.js";
@@ -368,9 +368,31 @@ export class Namespace {
     this.#competition.defer();
   }
 
-  /** Begins building the `menu-similar` index over the skills as they are now; later changes are followed. */
-  startMenuSimilarity(): void {
-    this.#competition.start();
+  /**
+   * Begins building the `menu-similar` index over the skills as they are now; later changes are followed. With
+   * a `finder` the pairs are found there (another thread) and the steps here only take them in.
+   */
+  startMenuSimilarity(finder?: PairFinder): void {
+    this.#competition.start(finder);
+  }
+
+  /**
+   * A skill's `menu-similar` warnings alone: what {@link diagnose} puts last in its list. For a caller that
+   * diagnosed the skill before they were ready and adds them after, without diagnosing it all again.
+   */
+  menuSimilarDiagnostics(uri: string): CoreDiagnostic[] {
+    const skill = this.#skills.get(uri);
+    return skill ? this.#competition.diagnose(skill, (other) => this.#skills.get(other)) : [];
+  }
+
+  /** True when the `menu-similar` pairs came from the finder given to {@link startMenuSimilarity}. */
+  get menuSimilarityFoundElsewhere(): boolean {
+    return this.#competition.foundElsewhere;
+  }
+
+  /** While the pairs are found elsewhere and nothing is there to take in: settles when there is (no need to step before). */
+  get menuSimilarityWaiting(): Promise<void> | undefined {
+    return this.#competition.waiting;
   }
 
   /** True once the `menu-similar` warnings are complete (after the background build, or built on first use). */
@@ -747,12 +769,12 @@ function equalsIgnoringCase(a: string, b: string): boolean {
 
 /**
  * Slug → the URIs of the files that hold it. Nearly every slug has one claimant and few mentioners, so a single
- * URI is held as itself and only the rare several in a Set: at 10,000 skills that is 20,000 Sets fewer.
+ * URI is held as itself and a few in a small array (see strings.ts).
  */
 class UriIndex {
   readonly #entries = new Map<string, Strings>();
 
-  get(key: string): string | ReadonlySet<string> | undefined {
+  get(key: string): string | Iterable<string> | undefined {
     return this.#entries.get(key);
   }
 

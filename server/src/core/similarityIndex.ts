@@ -26,6 +26,17 @@ export interface Closest {
   readonly total: number;
 }
 
+/** The pairs of a join found elsewhere, handed to the index ({@link SimilarityIndex.startLinkElsewhere}). */
+export interface PairIntake {
+  readonly input: JoinInput;
+  /** Takes the pairs `from` to `to` of a batch of (a, b, shared terms) triples, a and b the input's set numbers. */
+  accept(pairs: Int32Array, from: number, to: number): void;
+  /** Every pair is in: the index is linked. */
+  end(): void;
+  /** Gives up: the index is unlinked, as before (a join can start again). */
+  abandon(): void;
+}
+
 /** The summaries that have one set of terms: compared once, for all of them. */
 interface Group {
   readonly id: number;
@@ -71,8 +82,8 @@ export class SimilarityIndex {
   readonly #termGroups: number[][] = [];
   /** By group id, once linked: its neighbours' group ids and scores, interleaved. */
   #neighbours: (number[] | undefined)[] | undefined;
-  /** A join under way: the index must not change until it ends. */
-  #joining: SimilarityJoin | undefined;
+  /** A join under way, here or elsewhere: the index must not change until it ends. */
+  #joining: SimilarityJoin | PairIntake | undefined;
   /** By group id: the last probe that met it. */
   #marks = new Int32Array(64);
   #stamp = 0;
@@ -110,25 +121,61 @@ export class SimilarityIndex {
 
   /** {@link link} in steps: call `advance` on the answer until it says it is done; no change may come between. */
   startLink(): SimilarityJoin {
-    if (this.#joining) return this.#joining;
-    const live = this.#byId.filter((group): group is Group => group !== undefined);
-    this.#joining = new SimilarityJoin(
-      this.#threshold,
-      live.map((group) => group.terms),
-      this.#termGroups.map((groups) => groups.length),
-      (a, b, score) => {
-        const neighbours = this.#neighbours as (number[] | undefined)[];
-        const first = live[a] as Group;
-        const second = live[b] as Group;
-        (neighbours[first.id] ??= []).push(second.id, score);
-        (neighbours[second.id] ??= []).push(first.id, score);
-      },
+    if (this.#joining instanceof SimilarityJoin) return this.#joining;
+    if (this.#joining) throw new Error("The similarity index's pairs are being found elsewhere.");
+    const live = this.#liveGroups();
+    const join = new SimilarityJoin(
+      joinInput(this.#threshold, live.map((group) => group.terms), this.#termGroups.map((groups) => groups.length)),
+      (a, b, score) => this.#pair(live[a] as Group, live[b] as Group, score),
       () => {
         this.#joining = undefined;
       },
     );
+    this.#joining = join;
     this.#neighbours = [];
-    return this.#joining;
+    return join;
+  }
+
+  /**
+   * {@link link} with the pairs found elsewhere (on other threads): the answer holds the join's input and takes
+   * the pairs found; no change may come between its start and its end or abandon.
+   */
+  startLinkElsewhere(): PairIntake {
+    if (this.#joining) throw new Error("The similarity index's pairs are being found already.");
+    const live = this.#liveGroups();
+    const input = joinInput(this.#threshold, live.map((group) => group.terms), this.#termGroups.map((groups) => groups.length));
+    const intake: PairIntake = {
+      input,
+      accept: (pairs, from, to) => {
+        if (this.#joining !== intake) throw new Error("Pairs came for a similarity join that has ended.");
+        for (let k = 3 * from; k < 3 * to; k += 3) {
+          const first = live[pairs[k] as number] as Group;
+          const second = live[pairs[k + 1] as number] as Group;
+          this.#pair(first, second, pairScore(pairs[k + 2] as number, first.terms.length, second.terms.length));
+        }
+      },
+      end: () => {
+        if (this.#joining === intake) this.#joining = undefined;
+      },
+      abandon: () => {
+        if (this.#joining !== intake) return;
+        this.#joining = undefined;
+        this.#neighbours = undefined;
+      },
+    };
+    this.#joining = intake;
+    this.#neighbours = [];
+    return intake;
+  }
+
+  #liveGroups(): Group[] {
+    return this.#byId.filter((group): group is Group => group !== undefined);
+  }
+
+  #pair(first: Group, second: Group, score: number): void {
+    const neighbours = this.#neighbours as (number[] | undefined)[];
+    (neighbours[first.id] ??= []).push(second.id, score);
+    (neighbours[second.id] ??= []).push(first.id, score);
   }
 
   /** Adds, replaces or (with undefined) removes the summary under a key. */
@@ -303,92 +350,170 @@ export class SimilarityIndex {
 }
 
 /**
- * Every pair at or above the threshold among a fixed set of term sets, found once each, in steps (a step: one
- * set compared with those before it, then indexed). The AllPairs scheme, with term subsets for keys:
- * - Terms take one order, rarest first. Sets are taken smallest first, so a set meets only smaller or equal ones.
- * - A pair of sizes m ≤ n at or above t shares s ≥ r = ⌈t·√(nm)⌉ terms. Its first c shared terms in that order
- *   lie among the first n − r + c terms of the larger set and the first m − r + c of the smaller, since each
- *   has at most n − s (m − s) other terms before them. So a set is indexed under the c-subsets of its first terms
- *   (as many as its larger partners need, r ≥ ⌈t·m⌉), with the place of each subset's last term, and probes the
- *   subsets of its own first n − r + c: every pair shares a key, and an entry whose place is too deep for the
- *   pair's sizes is passed over on sight.
- * - Keys are pairs or triples of terms rather than single terms (c is set by the larger set's size): a single
- *   rare term is common enough in a menu of shared words to list most sets, a triple rarely is.
- * - Candidates are verified exactly: the probe's terms are marked in an array over term ranks, and a candidate's
- *   shared count is one pass over its terms.
+ * A join's input, flat, so that another thread can take it as it is: the sets in the join's order (smallest
+ * first), each as its term ranks (rarest first), ascending.
  */
-export class SimilarityJoin {
-  readonly #threshold: number;
-  /** Positions in the order (smallest first) → the caller's set number. */
-  readonly #order: Int32Array;
-  /** By position: the set's term ranks, ascending, in one array. */
-  readonly #ranks: Int32Array;
-  readonly #offsets: Int32Array;
-  /** By subset size c: key → the positions indexed under it, with the place of the key's last term in each. */
-  readonly #postings: PostingTable[] = [new PostingTable(), new PostingTable(), new PostingTable(), new PostingTable()];
+export interface JoinInput {
+  readonly threshold: number;
+  /** Positions in the order → the caller's set number. */
+  readonly order: Int32Array;
+  /** By position: the set's term ranks from `offsets[p]` to `offsets[p + 1]`, in one array. */
+  readonly ranks: Int32Array;
+  readonly offsets: Int32Array;
+  /** Ranks are below this. */
+  readonly termCount: number;
+}
+
+/** The join's input for `sets` (term ids, any order), `frequency` giving by term id how many sets hold it. */
+export function joinInput(threshold: number, sets: readonly Int32Array[], frequency: readonly number[]): JoinInput {
+  const byRarity = frequency.map((_, term) => term).sort((a, b) => (frequency[a] as number) - (frequency[b] as number) || a - b);
+  const rank = new Int32Array(frequency.length);
+  byRarity.forEach((term, place) => (rank[term] = place));
+  const numbers = sets.map((_, i) => i).sort((a, b) => (sets[a] as Int32Array).length - (sets[b] as Int32Array).length || a - b);
+  const order = Int32Array.from(numbers);
+  const offsets = new Int32Array(numbers.length + 1);
+  let total = 0;
+  numbers.forEach((number, position) => {
+    offsets[position] = total;
+    total += (sets[number] as Int32Array).length;
+  });
+  offsets[numbers.length] = total;
+  const ranks = new Int32Array(total);
+  numbers.forEach((number, position) => {
+    const own = Int32Array.from(sets[number] as Int32Array, (term) => rank[term] as number).sort();
+    ranks.set(own, offsets[position] as number);
+  });
+  return { threshold, order, ranks, offsets, termCount: frequency.length };
+}
+
+/** Makes an Int32Array of a length, zeroed: where the join's index keeps its arrays (memory shared between threads, say). */
+export type Int32Allocator = (length: number) => Int32Array;
+
+const ordinaryArrays: Int32Allocator = (length) => new Int32Array(length);
+
+/**
+ * The join's prefix index: by subset size c, key → the positions indexed under it, in increasing position
+ * order, with the place of the key's last term in each (see {@link SimilarityJoin}).
+ */
+export class JoinIndex {
+  /** By part, then subset size: part k holds the keys ≡ k modulo the parts. */
+  readonly #tables: readonly PostingTable[];
+  readonly #parts: number;
+  /** The one part {@link add} fills, or -1 for all. */
+  readonly #part: number;
+
+  private constructor(tables: readonly PostingTable[], parts: number, part: number) {
+    this.#tables = tables;
+    this.#parts = parts;
+    this.#part = part;
+  }
+
+  /** An empty index, filled a position at a time in increasing order by {@link add}. */
+  static empty(allocate: Int32Allocator = ordinaryArrays): JoinIndex {
+    return new JoinIndex([0, 1, 2, 3].map(() => new PostingTable(allocate)), 1, -1);
+  }
+
+  /**
+   * Every position indexed, in one go: then any position can be probed, in any order, by any number of probers.
+   * With `parts`, only the keys of part `part` (key ≡ part modulo parts): several threads build the parts at once,
+   * and {@link of} puts them together.
+   */
+  static whole(input: JoinInput, allocate: Int32Allocator = ordinaryArrays, part = 0, parts = 1): JoinIndex {
+    const index = new JoinIndex([0, 1, 2, 3].map(() => new PostingTable(allocate)), 1, parts === 1 ? -1 : part);
+    for (let position = 0; position < input.order.length; position++) index.#addTo(input, position, parts);
+    return index;
+  }
+
+  /** The index over the parts' {@link arrays} (made on other threads, say), in part order: for probing only. */
+  static of(parts: readonly (readonly Int32Array[])[]): JoinIndex {
+    const tables: PostingTable[] = [];
+    for (let c = 0; c <= 3; c++) {
+      for (const arrays of parts) tables.push(PostingTable.of(arrays[3 * c] as Int32Array, arrays[3 * c + 1] as Int32Array, arrays[3 * c + 2] as Int32Array));
+    }
+    return new JoinIndex(tables, parts.length, -1);
+  }
+
+  /** The arrays the index (or its part) is made of, for {@link of}. */
+  get arrays(): Int32Array[] {
+    return this.#tables.flatMap((table) => table.arrays);
+  }
+
+  /** The table that holds a key of subset size c. */
+  table(c: number, key: number): PostingTable {
+    const parts = this.#parts;
+    return this.#tables[parts === 1 ? c : c * parts + (key % parts)] as PostingTable;
+  }
+
+  /** Indexes a set for the larger (or equal) sets that come after it, under each subset size they probe with. */
+  add(input: JoinInput, position: number): void {
+    this.#addTo(input, position, 1);
+  }
+
+  #addTo(input: JoinInput, position: number, parts: number): void {
+    const t = input.threshold;
+    const start = input.offsets[position] as number;
+    const m = (input.offsets[position + 1] as number) - start;
+    const { highest } = partnerSizes(t, m);
+    if (m < MIN_SUMMARY_TERMS) return;
+    const lengths = [0, 0, 0, 0];
+    for (let n = m; n <= highest; n++) {
+      const needed = sharedNeeded(t, n, m);
+      const c = pairSubsetSize(n, needed);
+      lengths[c] = Math.max(lengths[c] as number, Math.min(m, m - needed + c));
+    }
+    for (let c = 1; c <= 3; c++) {
+      const length = lengths[c] as number;
+      if (length < c) continue;
+      const postings = this.#tables[c] as PostingTable;
+      const part = this.#part;
+      if (part < 0) eachSubset(input.ranks, start, length, c, (key, place) => postings.add(key, position, place));
+      else
+        eachSubset(input.ranks, start, length, c, (key, place) => {
+          if (key % parts === part) postings.add(key, position, place);
+        });
+    }
+  }
+
+  clear(): void {
+    for (const table of this.#tables) table.clear();
+  }
+}
+
+/**
+ * Compares a position's set with those before it through a {@link JoinIndex}, reading only the index's
+ * entries of earlier positions: so an index of every position serves any order of probes, and several probers
+ * (threads) can share out the positions. Each pair is found once, by its later position.
+ */
+export class JoinProber {
+  readonly #input: JoinInput;
+  readonly #index: JoinIndex;
   readonly #marks: Int32Array;
   readonly #held: Uint8Array;
-  readonly #found: (a: number, b: number, score: number) => void;
-  readonly #done: () => void;
-  /** Scratch tables by partner size, for the set being compared (see #probe). */
+  /** Scratch tables by partner size, for the set being compared. */
   readonly #needs: Int32Array;
   readonly #subsets: Int32Array;
   readonly #ownDepth: Int32Array;
   readonly #otherDepth: Int32Array;
-  #cursor = 0;
 
-  /**
-   * `sets`: term ids, any order; `frequency`: by term id, how many sets hold it (the order's rank); `found` is
-   * called once per pair with the two sets' numbers (their places in `sets`); `done` once at the end.
-   */
-  constructor(threshold: number, sets: readonly Int32Array[], frequency: readonly number[], found: (a: number, b: number, score: number) => void, done: () => void) {
-    this.#threshold = threshold;
-    this.#found = found;
-    this.#done = done;
-    const byRarity = frequency.map((_, term) => term).sort((a, b) => (frequency[a] as number) - (frequency[b] as number) || a - b);
-    const rank = new Int32Array(frequency.length);
-    byRarity.forEach((term, place) => (rank[term] = place));
-    const numbers = sets.map((_, i) => i).sort((a, b) => (sets[a] as Int32Array).length - (sets[b] as Int32Array).length || a - b);
-    this.#order = Int32Array.from(numbers);
-    this.#offsets = new Int32Array(numbers.length + 1);
-    let total = 0;
-    numbers.forEach((number, position) => {
-      this.#offsets[position] = total;
-      total += (sets[number] as Int32Array).length;
-    });
-    this.#offsets[numbers.length] = total;
-    this.#ranks = new Int32Array(total);
-    numbers.forEach((number, position) => {
-      const ranks = Int32Array.from(sets[number] as Int32Array, (term) => rank[term] as number).sort();
-      this.#ranks.set(ranks, this.#offsets[position] as number);
-    });
-    this.#marks = new Int32Array(numbers.length);
-    this.#held = new Uint8Array(frequency.length);
-    const largest = numbers.length === 0 ? 0 : (sets[numbers[numbers.length - 1] as number] as Int32Array).length;
+  constructor(input: JoinInput, index: JoinIndex) {
+    this.#input = input;
+    this.#index = index;
+    const count = input.order.length;
+    this.#marks = new Int32Array(count);
+    this.#held = new Uint8Array(input.termCount);
+    const largest = count === 0 ? 0 : (input.offsets[count] as number) - (input.offsets[count - 1] as number);
     this.#needs = new Int32Array(largest + 1);
     this.#subsets = new Int32Array(largest + 1);
     this.#ownDepth = new Int32Array(largest + 1);
     this.#otherDepth = new Int32Array(largest + 1);
   }
 
-  /** Compares up to `steps` more sets; true when every pair has been found. */
-  advance(steps: number): boolean {
-    const count = this.#order.length;
-    const end = Math.min(count, this.#cursor + steps);
-    for (; this.#cursor < end; this.#cursor++) {
-      this.#probe(this.#cursor);
-      this.#index(this.#cursor);
-    }
-    if (this.#cursor < count) return false;
-    for (const postings of this.#postings) postings.clear();
-    this.#done();
-    return true;
-  }
-
-  #probe(position: number): void {
-    const t = this.#threshold;
-    const ranks = this.#ranks;
-    const offsets = this.#offsets;
+  /** Calls `found` with (position, earlier position, shared terms) for each earlier set at or above the threshold. */
+  probe(position: number, found: (position: number, other: number, shared: number) => void): void {
+    const input = this.#input;
+    const t = input.threshold;
+    const ranks = input.ranks;
+    const offsets = input.offsets;
     const start = offsets[position] as number;
     const n = (offsets[position + 1] as number) - start;
     const { lowest } = partnerSizes(t, n);
@@ -415,49 +540,89 @@ export class SimilarityJoin {
     for (let c = 1; c <= 3; c++) {
       const length = lengths[c] as number;
       if (length < c) continue;
-      const postings = this.#postings[c] as PostingTable;
-      const data = postings.data;
+      const index = this.#index;
       eachSubset(ranks, start, length, c, (key, place) => {
+        const postings = index.table(c, key);
+        const data = postings.data;
         for (let block = postings.first(key); block >= 0; block = data[block] as number) {
+          // A block's entries rise: one that starts at or after this position holds nothing before it.
+          if ((data[block + BLOCK_HEADER] as number) >= position) continue;
           const end = block + BLOCK_HEADER + 2 * (data[block + 2] as number);
           for (let e = block + BLOCK_HEADER; e < end; e += 2) {
             const other = data[e] as number;
+            if (other >= position) break;
             if (marks[other] === stamp) continue;
             const from = offsets[other] as number;
             const m = (offsets[other + 1] as number) - from;
             // The pair is keyed by subsets of one size, and both places lie within its prefixes.
             if (m < lowest || subsets[m] !== c || place > (ownDepth[m] as number) || (data[e + 1] as number) > (otherDepth[m] as number)) continue;
             marks[other] = stamp;
-            const needed = needs[m] as number;
             let shared = 0;
             for (let k = 0; k < m; k++) shared += held[ranks[from + k] as number] as number;
-            if (shared >= needed) this.#found(this.#order[position] as number, this.#order[other] as number, shared / Math.sqrt(n * m));
+            if (shared >= (needs[m] as number)) found(position, other, shared);
           }
         }
       });
     }
     for (let k = 0; k < n; k++) held[ranks[start + k] as number] = 0;
   }
+}
 
-  /** Indexes a set for the larger (or equal) sets to come, under each subset size they will probe with. */
-  #index(position: number): void {
-    const t = this.#threshold;
-    const start = this.#offsets[position] as number;
-    const m = (this.#offsets[position + 1] as number) - start;
-    const { highest } = partnerSizes(t, m);
-    if (m < MIN_SUMMARY_TERMS) return;
-    const lengths = [0, 0, 0, 0];
-    for (let n = m; n <= highest; n++) {
-      const needed = sharedNeeded(t, n, m);
-      const c = pairSubsetSize(n, needed);
-      lengths[c] = Math.max(lengths[c] as number, Math.min(m, m - needed + c));
+/** The score of a pair of sets of n and m terms that share `shared`. */
+export function pairScore(shared: number, n: number, m: number): number {
+  return shared / Math.sqrt(n * m);
+}
+
+/**
+ * Every pair at or above the threshold among a fixed set of term sets, found once each, in steps (a step: one
+ * set compared with those before it, then indexed). The AllPairs scheme, with term subsets for keys:
+ * - Terms take one order, rarest first. Sets are taken smallest first, so a set meets only smaller or equal ones.
+ * - A pair of sizes m ≤ n at or above t shares s ≥ r = ⌈t·√(nm)⌉ terms. Its first c shared terms in that order
+ *   lie among the first n − r + c terms of the larger set and the first m − r + c of the smaller, since each
+ *   has at most n − s (m − s) other terms before them. So a set is indexed under the c-subsets of its first terms
+ *   (as many as its larger partners need, r ≥ ⌈t·m⌉), with the place of each subset's last term, and probes the
+ *   subsets of its own first n − r + c: every pair shares a key, and an entry whose place is too deep for the
+ *   pair's sizes is passed over on sight.
+ * - Keys are pairs or triples of terms rather than single terms (c is set by the larger set's size): a single
+ *   rare term is common enough in a menu of shared words to list most sets, a triple rarely is.
+ * - Candidates are verified exactly: the probe's terms are marked in an array over term ranks, and a candidate's
+ *   shared count is one pass over its terms.
+ * The same input can be joined on other threads instead ({@link JoinIndex.whole} and {@link JoinProber}).
+ */
+export class SimilarityJoin {
+  readonly input: JoinInput;
+  readonly #index = JoinIndex.empty();
+  readonly #prober: JoinProber;
+  readonly #report: (position: number, other: number, shared: number) => void;
+  readonly #done: () => void;
+  #cursor = 0;
+
+  /** `found` is called once per pair with the two sets' numbers (their places in the input's sets); `done` once at the end. */
+  constructor(input: JoinInput, found: (a: number, b: number, score: number) => void, done: () => void) {
+    this.input = input;
+    this.#done = done;
+    this.#prober = new JoinProber(input, this.#index);
+    const { order, offsets } = input;
+    this.#report = (position, other, shared) =>
+      found(
+        order[position] as number,
+        order[other] as number,
+        pairScore(shared, (offsets[position + 1] as number) - (offsets[position] as number), (offsets[other + 1] as number) - (offsets[other] as number)),
+      );
+  }
+
+  /** Compares up to `steps` more sets; true when every pair has been found. */
+  advance(steps: number): boolean {
+    const count = this.input.order.length;
+    const end = Math.min(count, this.#cursor + steps);
+    for (; this.#cursor < end; this.#cursor++) {
+      this.#prober.probe(this.#cursor, this.#report);
+      this.#index.add(this.input, this.#cursor);
     }
-    for (let c = 1; c <= 3; c++) {
-      const length = lengths[c] as number;
-      if (length < c) continue;
-      const postings = this.#postings[c] as PostingTable;
-      eachSubset(this.#ranks, start, length, c, (key, place) => postings.add(key, position, place));
-    }
+    if (this.#cursor < count) return false;
+    this.#index.clear();
+    this.#done();
+    return true;
   }
 }
 
@@ -472,12 +637,33 @@ const BLOCK_HEADER = 3;
  * made the worst case's long lists twice as slow to read.
  */
 class PostingTable {
-  #keys = new Int32Array(1024).fill(-1);
-  #heads = new Int32Array(1024);
+  readonly #allocator: Int32Allocator;
+  #keys: Int32Array;
+  #heads: Int32Array;
   #size = 0;
   /** Blocks: [previous block or -1, capacity, count, then capacity × (position, place)]. */
-  data = new Int32Array(4096);
+  data: Int32Array;
   #used = 0;
+
+  constructor(allocate: Int32Allocator) {
+    this.#allocator = allocate;
+    this.#keys = allocate(1024).fill(-1);
+    this.#heads = allocate(1024);
+    this.data = allocate(4096);
+  }
+
+  /** A table over another's {@link arrays}, to read. */
+  static of(keys: Int32Array, heads: Int32Array, data: Int32Array): PostingTable {
+    const table = new PostingTable(() => new Int32Array(0));
+    table.#keys = keys;
+    table.#heads = heads;
+    table.data = data;
+    return table;
+  }
+
+  get arrays(): [keys: Int32Array, heads: Int32Array, data: Int32Array] {
+    return [this.#keys, this.#heads, this.data];
+  }
 
   /** The newest block under `key`, or -1; a block's first field chains to the older one. */
   first(key: number): number {
@@ -529,7 +715,11 @@ class PostingTable {
   }
 
   #allocate(length: number): number {
-    if (this.#used + length > this.data.length) this.data = grown(this.data, Math.max(4096, 2 * this.data.length, this.#used + length));
+    if (this.#used + length > this.data.length) {
+      const data = this.#allocator(Math.max(4096, 2 * this.data.length, this.#used + length));
+      data.set(this.data.subarray(0, this.#used));
+      this.data = data;
+    }
     const at = this.#used;
     this.#used += length;
     return at;
@@ -538,8 +728,8 @@ class PostingTable {
   #rehash(capacity: number): void {
     const oldKeys = this.#keys;
     const oldHeads = this.#heads;
-    const keys = new Int32Array(capacity).fill(-1);
-    const heads = new Int32Array(capacity);
+    const keys = this.#allocator(capacity).fill(-1);
+    const heads = this.#allocator(capacity);
     const mask = capacity - 1;
     for (let i = 0; i < oldKeys.length; i++) {
       const key = oldKeys[i] as number;

@@ -39,6 +39,7 @@ import {
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MoveDetector, Namespace, isRefusal, isSkillUri, skillBodyFingerprint, type Refusal } from "../core/index.js";
 import { ListedWorkspace } from "../node/listedWorkspace.js";
+import { ThreadedPairFinder } from "../node/threadedJoin.js";
 import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, listFolders, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, readWorkspaceFileSync, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
@@ -82,6 +83,9 @@ const MENU_SIMILARITY_YIELD_TURNS = 8;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
+
+/** Files a part of the workspace report holds, when the client takes it in parts; the report yields between parts. */
+const WORKSPACE_REPORT_PART = 1000;
 /** How long a typed unknown mention under the cursor waits before it is reported, when no other edit comes. */
 const TYPING_IDLE_MS = 1000;
 
@@ -282,7 +286,7 @@ export class SkillServer {
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
       return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#diagnosticsOf(uri) };
     });
-    connection.languages.diagnostics.onWorkspace(async (params, token) => {
+    connection.languages.diagnostics.onWorkspace(async (params, token, _workDone, partial) => {
       await this.#settled();
       const previous = new Map(params.previousResultIds.map((entry) => [canonicalUri(entry.uri), entry.value]));
       // What changed while this request waits: after the first look at every file, only those are looked at again.
@@ -290,11 +294,19 @@ export class SkillServer {
       this.#diagnosticsWatchers.add(watcher);
       try {
         let candidates = [...new Set([...this.#namespace.uris(), ...previous.keys()])];
+        // A client that gave a partial-result token gets the report in parts as it is made: the editor shows the
+        // first files' problems at once, and no report of every file is held or encoded in one piece.
+        let reported = false;
         for (;;) {
-          const items: WorkspaceDocumentDiagnosticReport[] = [];
+          let items: WorkspaceDocumentDiagnosticReport[] = [];
           for (let i = 0; i < candidates.length; i++) {
             const uri = candidates[i] ?? "";
-            if (i % 1000 === 999) {
+            if (i % WORKSPACE_REPORT_PART === WORKSPACE_REPORT_PART - 1) {
+              if (partial && items.length > 0) {
+                partial.report({ items });
+                items = [];
+                reported = true;
+              }
               await new Promise((resolve) => setImmediate(resolve));
               if (token.isCancellationRequested) return { items: [] };
             }
@@ -308,7 +320,12 @@ export class SkillServer {
             items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#diagnosticsOf(uri) });
           }
           // A long poll: when the client already has every current result, answer once something changes.
-          if (items.length > 0 || previous.size === 0) return { items };
+          if (items.length > 0 || previous.size === 0 || reported) {
+            if (!reported) return { items };
+            // Once a part went as progress, the rest does too, and the answer itself is empty (as LSP asks).
+            if (items.length > 0) partial?.report({ items });
+            return { items: [] };
+          }
           if (watcher.changed.size === 0) {
             await new Promise<void>((resolve) => {
               watcher.wake = resolve;
@@ -475,24 +492,34 @@ export class SkillServer {
   }
 
   /**
-   * Builds the menu-similar warnings after the index, a millisecond at a time between the requests: every other
-   * answer comes first. When they are ready, the skills that gained one are diagnosed again.
+   * Builds the menu-similar warnings after the index, a millisecond at a time between the requests, the pairs
+   * found on threads of their own (see ThreadedPairFinder) or, without them, here in steps: every other answer
+   * comes first. When they are ready, the skills that gained one are diagnosed again.
    */
   #buildMenuSimilarity(): void {
     if (this.#namespace.menuSimilarityReady || this.#comparing) return;
     this.#comparing = true;
-    this.#namespace.startMenuSimilarity();
+    // A core is left to this thread and the editor: on two cores, with one join thread completion answered sooner
+    // during the comparison than with two (bench, 50,000 skills: p95 5.9 ms against 8.8 ms) and it took no longer.
+    this.#namespace.startMenuSimilarity(new ThreadedPairFinder({ spareCore: true }));
     const started = Date.now();
     void (async () => {
       for (;;) {
+        // The pairs are being found on other threads: nothing to do here until some come.
+        const waiting = this.#namespace.menuSimilarityWaiting;
+        if (waiting) {
+          await waiting;
+          continue;
+        }
         // A request takes several turns of the event loop (read, dispatch, answer, write): give it all of them.
         for (let turn = 0; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
         const until = performance.now() + MENU_SIMILARITY_SLICE_MS;
         let warned: Set<string> | undefined;
         do warned = this.#namespace.advanceMenuSimilarity(16);
-        while (warned === undefined && performance.now() < until);
+        while (warned === undefined && performance.now() < until && !this.#namespace.menuSimilarityWaiting);
         if (warned === undefined) continue;
-        this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning.`);
+        const where = this.#namespace.menuSimilarityFoundElsewhere ? "on threads of their own" : "on the main thread";
+        this.#connection.console.info(`Compared the menu's summaries in ${Date.now() - started} ms: ${warned.size} skills have a menu-similar warning (pairs found ${where}).`);
         this.#comparing = false;
         this.#afterChange(warned, true);
         return;

@@ -1,0 +1,29 @@
+import type { JoinInput } from "../core/similarityIndex.js";
+
+/** Positions a thread takes at a time from the shared counter: small, as positions grow costlier towards the end. */
+export const JOIN_CHUNK = 64;
+
+/** Pairs (triples) a thread sends at a time: the main thread takes them in without a long pause. */
+export const JOIN_BATCH_PAIRS = 16_384;
+
+/**
+ * To a join thread, first: the input, and which part of the index to build (into shared memory) and send back;
+ * then {@link JoinIndexParts}: every thread's part, to probe against.
+ */
+export interface JoinRequest {
+  readonly input: JoinInput;
+  /** Shared: the next chunk of positions to probe, taken with Atomics.add. */
+  readonly next: Int32Array;
+  readonly part: number;
+  readonly parts: number;
+}
+
+/** To a join thread, second: the arrays ({@link JoinIndex.arrays}) of every part, in part order. */
+export interface JoinIndexParts {
+  readonly parts: readonly (readonly Int32Array[])[];
+}
+
+/** From a join thread: its part of the index, then its pairs in batches. */
+export type JoinReply =
+  | { readonly kind: "index"; readonly arrays: readonly Int32Array[] }
+  | { readonly kind: "pairs"; readonly pairs: Int32Array; readonly count: number; readonly last: boolean };

@@ -1,0 +1,46 @@
+/**
+ * A thread of the menu-similar join (dist/join-worker.js): builds its part of the whole prefix index into shared
+ * memory, then, once every thread's part is there, probes chunks of positions against all of them. The pairs go
+ * back in batches of (a, b, shared terms), the sets' numbers in the input.
+ */
+import { parentPort } from "node:worker_threads";
+import { JoinIndex, JoinProber, type Int32Allocator } from "../core/similarityIndex.js";
+import { JOIN_BATCH_PAIRS, JOIN_CHUNK, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
+
+const shared: Int32Allocator = (length) => new Int32Array(new SharedArrayBuffer(4 * length));
+
+const port = parentPort;
+port?.once("message", (request: JoinRequest) => {
+  const built: JoinReply = { kind: "index", arrays: JoinIndex.whole(request.input, shared, request.part, request.parts).arrays };
+  port.once("message", (index: JoinIndexParts) => probe(request, JoinIndex.of(index.parts)));
+  port.postMessage(built);
+});
+
+function probe(request: JoinRequest, index: JoinIndex): void {
+  const { input, next } = request;
+  const out = port as NonNullable<typeof port>;
+  const prober = new JoinProber(input, index);
+  const order = input.order;
+  const count = order.length;
+  let pairs = new Int32Array(3 * JOIN_BATCH_PAIRS);
+  let found = 0;
+  const send = (last: boolean) => {
+    const reply: JoinReply = { kind: "pairs", pairs, count: found, last };
+    out.postMessage(reply, [pairs.buffer as ArrayBuffer]);
+    pairs = new Int32Array(last ? 0 : 3 * JOIN_BATCH_PAIRS);
+    found = 0;
+  };
+  const take = (position: number, other: number, sharedTerms: number) => {
+    pairs[3 * found] = order[position] as number;
+    pairs[3 * found + 1] = order[other] as number;
+    pairs[3 * found + 2] = sharedTerms;
+    if (++found === JOIN_BATCH_PAIRS) send(false);
+  };
+  for (;;) {
+    const from = Atomics.add(next, 0, 1) * JOIN_CHUNK;
+    if (from >= count) break;
+    const to = Math.min(count, from + JOIN_CHUNK);
+    for (let position = from; position < to; position++) prober.probe(position, take);
+  }
+  send(true);
+}

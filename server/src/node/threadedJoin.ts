@@ -1,0 +1,112 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import * as path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { PairFinder } from "../core/menuCompetition.js";
+import type { JoinInput } from "../core/similarityIndex.js";
+import type { JoinIndexParts, JoinReply, JoinRequest } from "./joinMessages.js";
+
+/** Below this many summaries the join takes less than starting a thread does. */
+const MINIMUM_SETS = 2_000;
+
+/**
+ * Starts a join thread: the built script beside the bundle (dist/join-worker.js), or, when the server runs from
+ * its TypeScript source (the tests), that source through the same TypeScript loader. Undefined when neither is there.
+ */
+function startWorker(): Worker | undefined {
+  if (typeof __dirname !== "string") return undefined;
+  const built = path.join(__dirname, "join-worker.js");
+  if (existsSync(built)) return new Worker(built);
+  const source = path.join(__dirname, "joinWorker.ts");
+  if (!existsSync(source)) return undefined;
+  let loader: string;
+  try {
+    loader = createRequire(__filename).resolve("tsx/cjs");
+  } catch {
+    return undefined;
+  }
+  return new Worker(`require(${JSON.stringify(loader)}); require(${JSON.stringify(source)});`, { eval: true });
+}
+
+export interface ThreadedJoinOptions {
+  /** Threads to share the positions among (default: `SKILL_LSP_JOIN_THREADS`, else the cores, at most 2). */
+  readonly threads?: number;
+  /** Leave one core to the calling thread (and the editor beside it): by default one thread fewer than the cores. */
+  readonly spareCore?: boolean;
+  /** The fewest sets worth a thread (default 2,000). */
+  readonly minimumSets?: number;
+}
+
+/**
+ * Finds the menu-similar join's pairs on threads of their own, so the calling thread stays free: each thread
+ * builds a part of the whole prefix index (the keys ≡ its number modulo the threads) into shared memory, at the
+ * same time; once every part is there, each probes against all of them, taking chunks of positions from one
+ * shared counter. The index is in memory once, whatever the threads. Declines (undefined) for a small join, when
+ * `SKILL_LSP_JOIN=main`, or when no thread can start; a thread that fails rejects the promise (the caller then
+ * finds the pairs itself, from the start).
+ */
+export class ThreadedPairFinder implements PairFinder {
+  readonly #threads: number;
+  readonly #minimumSets: number;
+
+  constructor(options: ThreadedJoinOptions = {}) {
+    const fromEnvironment = Number(process.env.SKILL_LSP_JOIN_THREADS);
+    const cores = availableParallelism() - (options.spareCore ? 1 : 0);
+    this.#threads = Math.max(1, options.threads ?? (Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : Math.min(2, cores)));
+    this.#minimumSets = options.minimumSets ?? MINIMUM_SETS;
+  }
+
+  find(input: JoinInput, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined {
+    if (process.env.SKILL_LSP_JOIN === "main" || input.order.length < this.#minimumSets) return undefined;
+    const workers: Worker[] = [];
+    try {
+      for (let k = 0; k < this.#threads; k++) {
+        const worker = startWorker();
+        if (!worker) break;
+        workers.push(worker);
+      }
+    } catch {
+      // Fewer threads, or none: the join runs on those that started.
+    }
+    if (workers.length === 0) return undefined;
+    const next = new Int32Array(new SharedArrayBuffer(4));
+    const parts: (readonly Int32Array[])[] = [];
+    let partsIn = 0;
+    return new Promise<void>((resolve, reject) => {
+      let running = workers.length;
+      let settled = false;
+      const stop = () => {
+        settled = true;
+        for (const worker of workers) void worker.terminate();
+      };
+      workers.forEach((worker, k) => {
+        let finished = false;
+        worker.on("message", (reply: JoinReply) => {
+          if (settled) return;
+          if (reply.kind === "index") {
+            parts[k] = reply.arrays;
+            if (++partsIn < workers.length) return;
+            const index: JoinIndexParts = { parts };
+            for (const each of workers) each.postMessage(index);
+            return;
+          }
+          deliver(reply.pairs, reply.count);
+          if (reply.last) finished = true;
+          if (reply.last && --running === 0) {
+            stop();
+            resolve();
+          }
+        });
+        const lost = (error?: unknown) => {
+          if (settled || finished) return;
+          stop();
+          reject(error instanceof Error ? error : new Error("A join thread stopped before its end."));
+        };
+        worker.on("error", lost);
+        worker.on("exit", () => lost());
+        worker.postMessage({ input, next, part: k, parts: workers.length } satisfies JoinRequest);
+      });
+    });
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The menu-similar comparison over stdio on threads of its own: summaries edited while it runs still end with
+ * exact warnings (those of the core's diagnosis of the final texts), and the open editors are answered meanwhile.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { test } from "node:test";
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { Namespace } from "../../server/src/core/index.js";
+import { TestClient, removeWorkspace, uriOf } from "./harness.js";
+
+/** Enough summaries from few words that the comparison takes a while, and that it runs on the join threads. */
+const SKILLS = 12_000;
+const WORDS = ["search", "notes", "calendar", "draft", "reply", "message", "check", "weekly", "report", "digest", "audit", "brief", "filter", "meeting", "invoice", "travel", "budget", "review", "contract", "ticket"];
+
+function summary(seed: number): string {
+  let state = seed + 1;
+  const random = () => (state = (Math.imul(state, 48271) >>> 0) % 2147483647) / 2147483647;
+  return Array.from({ length: 3 + Math.floor(random() * 8) }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
+}
+
+const text = (line: string, k: number) => `---\nsummary: ${line}\n---\n# Skill ${k}\n\nAsk @s${(k * 7 + 1) % SKILLS}.\n`;
+
+const seen = (diagnostic: Pick<Diagnostic, "range" | "message"> & { code?: unknown }) =>
+  `${diagnostic.range.start.line}:${diagnostic.range.start.character} ${String(diagnostic.code)} ${diagnostic.message}`;
+
+test("summaries edited during the threaded comparison: the warnings at its end are exact", { timeout: 180_000 }, async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-join-"));
+  mkdirSync(path.join(folder, "skills"));
+  const texts = new Map<string, string>();
+  for (let k = 0; k < SKILLS; k++) {
+    const file = path.join(folder, "skills", `s${k}.skill.md`);
+    writeFileSync(file, text(summary(k), k));
+    texts.set(uriOf(file), text(summary(k), k));
+  }
+  const client = await TestClient.start({ folders: [folder] });
+  const compared = () => client.messages.find((message) => message.startsWith("Compared the menu's summaries"));
+  const edited: string[] = [];
+  try {
+    // One editor after another changes its summary (to one like many, or to nothing alike) until the comparison ends.
+    for (let k = 0; !compared() && k < 200; k++) {
+      const uri = uriOf(path.join(folder, "skills", `s${k}.skill.md`));
+      const next = text(k % 2 === 0 ? summary(k + 1) : `unique${k} words${k} here${k}`, k);
+      await client.open(uri, texts.get(uri) ?? "");
+      await client.change(uri, next);
+      texts.set(uri, next);
+      edited.push(uri);
+      // Answered while the comparison runs.
+      await client.connection.sendRequest("textDocument/diagnostic", { textDocument: { uri } });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await client.waitFor(() => compared() !== undefined, 120_000);
+    assert.ok(edited.length >= 2, `the comparison ended after ${edited.length} edit(s): too fast to edit during it`);
+    assert.match(compared() ?? "", /pairs found on threads of their own/);
+
+    const whole = new Namespace();
+    for (const [uri, body] of texts) whole.setSkill(uri, body);
+    // The edited skills, and skills near them (their neighbours' warnings changed too).
+    const checked = new Set(edited);
+    for (const uri of edited) for (const diagnostic of whole.diagnose(uri)) for (const related of diagnostic.related ?? []) checked.add(related.uri);
+    let warned = 0;
+    for (const uri of checked) {
+      const expected = whole.diagnose(uri).map(seen).sort();
+      const report = await client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri } });
+      assert.deepEqual(report.items.map(seen).sort(), expected, uri);
+      if (expected.some((line) => line.includes("menu-similar"))) warned++;
+    }
+    assert.ok(warned > edited.length / 4, `${warned} of ${checked.size} checked skills have a warning`);
+  } finally {
+    await client.stop();
+    removeWorkspace(folder);
+  }
+});

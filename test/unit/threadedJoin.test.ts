@@ -1,0 +1,211 @@
+/**
+ * The menu-similar join shared out: probes of a whole prefix index in any order, and the join on real threads
+ * (the worker script run from its source), give exactly the pairs of the join in steps and of brute force, on
+ * generated summaries and on real skills' descriptions; a namespace whose pairs come from threads ends with the
+ * warnings of one built at once, whatever changed meanwhile.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import * as path from "node:path";
+import { test } from "node:test";
+import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, Namespace, summaryTerms, termSimilarity, type CoreDiagnostic } from "../../server/src/core/index.js";
+import { JoinIndex, JoinProber, SimilarityJoin, joinInput, pairScore, type JoinInput, type PairFinder } from "../../server/src/core/index.js";
+import { ThreadedPairFinder } from "../../server/src/node/threadedJoin.js";
+import { skillUri, workspace } from "./helpers.js";
+
+/** Summaries from a small vocabulary: most share words, many pairs are at or above the line. */
+function generated(count: number, seed: number): string[] {
+  let state = seed;
+  const random = () => (state = (Math.imul(state, 48271) >>> 0) % 2147483647) / 2147483647;
+  const words = ["search", "notes", "calendar", "draft", "reply", "message", "check", "weekly", "daily", "report", "digest", "audit", "brief", "filter", "index", "meeting", "invoice", "travel", "budget", "review"];
+  return Array.from({ length: count }, () => Array.from({ length: 2 + Math.floor(random() * 9) }, () => words[Math.floor(random() * words.length)]).join(" "));
+}
+
+/** The descriptions of the SKILL.md files under a folder (real skill libraries, when this machine has them). */
+function descriptions(folder: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name === "SKILL.md") {
+        const line = /^description:\s*(.+)$/m.exec(readFileSync(full, "utf8"));
+        if (line?.[1]) found.push(line[1].replace(/^["']|["']$/g, ""));
+      }
+    }
+  };
+  walk(folder);
+  return found;
+}
+
+/** The join's input over summaries, as the index makes it: term ids by first appearance, frequencies counted. */
+function inputOf(summaries: readonly string[]): JoinInput {
+  const ids = new Map<string, number>();
+  const frequency: number[] = [];
+  const sets = summaries
+    .map(summaryTerms)
+    .filter((terms) => terms.length >= MIN_SUMMARY_TERMS)
+    .map((terms) => {
+      const set = Int32Array.from(terms, (term) => {
+        let id = ids.get(term);
+        if (id === undefined) ids.set(term, (id = frequency.push(0) - 1));
+        frequency[id] = (frequency[id] as number) + 1;
+        return id;
+      });
+      return set.sort();
+    });
+  return joinInput(MENU_SIMILARITY_THRESHOLD, sets, frequency);
+}
+
+const sizeOf = (input: JoinInput, number: number) => {
+  const position = input.order.indexOf(number);
+  return (input.offsets[position + 1] as number) - (input.offsets[position] as number);
+};
+
+/** Pairs as sorted "a b score" lines, each pair once with the smaller number first. */
+function lines(pairs: Iterable<readonly [number, number, number]>): string[] {
+  return [...pairs].map(([a, b, score]) => `${Math.min(a, b)} ${Math.max(a, b)} ${score}`).sort();
+}
+
+function inSteps(input: JoinInput): string[] {
+  const pairs: [number, number, number][] = [];
+  const join = new SimilarityJoin(input, (a, b, score) => pairs.push([a, b, score]), () => undefined);
+  while (!join.advance(7));
+  return lines(pairs);
+}
+
+function bruteForce(summaries: readonly string[]): number {
+  const terms = summaries.map(summaryTerms).filter((list) => list.length >= MIN_SUMMARY_TERMS);
+  let count = 0;
+  for (let i = 0; i < terms.length; i++) for (let j = i + 1; j < terms.length; j++) if (termSimilarity(terms[i] ?? [], terms[j] ?? []) >= MENU_SIMILARITY_THRESHOLD - 1e-9) count++;
+  return count;
+}
+
+async function onThreads(input: JoinInput, threads: number): Promise<string[]> {
+  const pairs: [number, number, number][] = [];
+  const finding = new ThreadedPairFinder({ threads, minimumSets: 0 }).find(input, (batch, count) => {
+    for (let k = 0; k < 3 * count; k += 3) {
+      const a = batch[k] as number;
+      const b = batch[k + 1] as number;
+      pairs.push([a, b, pairScore(batch[k + 2] as number, sizeOf(input, a), sizeOf(input, b))]);
+    }
+  });
+  assert.ok(finding, "the join threads started");
+  await finding;
+  return lines(pairs);
+}
+
+test("a whole prefix index, in one part or three, probed in any order finds each pair of the join in steps once, and brute force's count", () => {
+  const summaries = generated(1500, 7);
+  const input = inputOf(summaries);
+  const index = JoinIndex.whole(input);
+  const prober = new JoinProber(input, index);
+  const positions = Array.from(input.order, (_, position) => position).reverse();
+  const pairs: [number, number, number][] = [];
+  for (const position of positions)
+    prober.probe(position, (p, other, shared) => pairs.push([input.order[p] as number, input.order[other] as number, pairScore(shared, sizeOf(input, input.order[p] as number), sizeOf(input, input.order[other] as number))]));
+  const expected = inSteps(input);
+  assert.deepEqual(lines(pairs), expected);
+  assert.equal(expected.length, bruteForce(summaries));
+  assert.ok(expected.length > 1000, String(expected.length));
+  // Built in three parts (by key), as three threads would, and put together: the same pairs.
+  const parted = JoinIndex.of([0, 1, 2].map((part) => JoinIndex.whole(input, undefined, part, 3).arrays));
+  const fromParts: [number, number, number][] = [];
+  const partProber = new JoinProber(input, parted);
+  for (const position of positions) partProber.probe(position, (p, other, shared) => fromParts.push([input.order[p] as number, input.order[other] as number, pairScore(shared, sizeOf(input, input.order[p] as number), sizeOf(input, input.order[other] as number))]));
+  assert.deepEqual(lines(fromParts), expected);
+});
+
+test("on one, two and three threads: the pairs of the join in steps, each once", async () => {
+  const input = inputOf(generated(4000, 11));
+  const expected = inSteps(input);
+  assert.ok(expected.length > 10_000, String(expected.length));
+  for (const threads of [1, 2, 3]) assert.deepEqual(await onThreads(input, threads), expected, `${threads} threads`);
+});
+
+const REAL = "/tmp/realskills";
+test("on real skills' descriptions: the pairs of the join in steps", { skip: existsSync(REAL) ? false : `no real skill libraries at ${REAL}` }, async () => {
+  const summaries = descriptions(REAL);
+  assert.ok(summaries.length > 300, String(summaries.length));
+  const input = inputOf(summaries);
+  const expected = inSteps(input);
+  assert.ok(expected.length > 0);
+  assert.deepEqual(await onThreads(input, 2), expected);
+});
+
+test("SKILL_LSP_JOIN=main declines the threads, and so does a join too small for them", () => {
+  const input = inputOf(generated(100, 3));
+  const before = process.env.SKILL_LSP_JOIN;
+  process.env.SKILL_LSP_JOIN = "main";
+  try {
+    assert.equal(new ThreadedPairFinder({ minimumSets: 0 }).find(input, () => undefined), undefined);
+  } finally {
+    if (before === undefined) delete process.env.SKILL_LSP_JOIN;
+    else process.env.SKILL_LSP_JOIN = before;
+  }
+  assert.equal(new ThreadedPairFinder({ minimumSets: 1000 }).find(input, () => undefined), undefined);
+});
+
+test("pairs found on threads while summaries change: the warnings of a namespace built at once", async () => {
+  const summaries = generated(3000, 5);
+  const text = (summary: string) => `---\nsummary: ${summary}\n---\nBody.\n`;
+  const texts = new Map(summaries.map((summary, k) => [skillUri(`s${k}`), text(summary)]));
+  const ns = new Namespace();
+  ns.deferMenuSimilarity();
+  for (const [uri, body] of texts) ns.setSkill(uri, body);
+  ns.startMenuSimilarity(new ThreadedPairFinder({ threads: 2, minimumSets: 0 }));
+  let warned = ns.advanceMenuSimilarity(Number.MAX_SAFE_INTEGER);
+  assert.equal(warned, undefined, "the pairs are being found on the threads");
+  assert.ok(ns.menuSimilarityWaiting, "nothing to step while they are");
+  // Changes while the threads run: a summary reworded, one removed, one added, one made like many.
+  const changes: [string, string | undefined][] = [
+    [skillUri("s1"), text("search notes weekly digest")],
+    [skillUri("s2"), undefined],
+    [skillUri("late"), text("check calendar meeting travel")],
+    [skillUri("s3"), text(summaries[4] ?? "")],
+  ];
+  for (const [uri, body] of changes) {
+    if (body === undefined) {
+      ns.remove(uri);
+      texts.delete(uri);
+    } else {
+      ns.setSkill(uri, body);
+      texts.set(uri, body);
+    }
+  }
+  const similar = (diagnostics: readonly CoreDiagnostic[]) => diagnostics.filter((diagnostic) => diagnostic.code === "menu-similar");
+  for (const uri of [skillUri("s1"), skillUri("s3"), skillUri("late")]) assert.deepEqual(similar(ns.diagnose(uri)), [], "a warning before the pairs are all in");
+  while ((warned = ns.advanceMenuSimilarity(64)) === undefined) await ns.menuSimilarityWaiting;
+  assert.ok(ns.menuSimilarityReady);
+  const fresh = workspace(Object.fromEntries(texts));
+  let compared = 0;
+  for (const uri of texts.keys()) {
+    const expected = fresh.diagnose(uri);
+    assert.deepEqual(ns.diagnose(uri), expected, uri);
+    if (similar(expected).length > 0) compared++;
+  }
+  assert.ok(compared > 1000, String(compared));
+});
+
+test("a finder that fails after some pairs: the join runs again here, and the warnings are those of a namespace built at once", async () => {
+  const summaries = generated(600, 9);
+  const texts = Object.fromEntries(summaries.map((summary, k) => [skillUri(`s${k}`), `---\nsummary: ${summary}\n---\nBody.\n`]));
+  const ns = new Namespace();
+  ns.deferMenuSimilarity();
+  for (const [uri, body] of Object.entries(texts)) ns.setSkill(uri, body);
+  const failing: PairFinder = {
+    find: (input, deliver) => {
+      // A real pair, then the thread is lost: what came must not stay half in.
+      const first: number[] = [];
+      new SimilarityJoin(input, (a, b) => first.length === 0 && first.push(a, b, 2), () => undefined).advance(Number.MAX_SAFE_INTEGER);
+      deliver(Int32Array.from(first), first.length / 3);
+      return new Promise((_, reject) => setTimeout(() => reject(new Error("lost")), 5));
+    },
+  };
+  ns.startMenuSimilarity(failing);
+  let warned: Set<string> | undefined;
+  while ((warned = ns.advanceMenuSimilarity(64)) === undefined) await (ns.menuSimilarityWaiting ?? Promise.resolve());
+  assert.ok(warned.size > 0);
+  const fresh = workspace(texts);
+  for (const uri of Object.keys(texts)) assert.deepEqual(ns.diagnose(uri), fresh.diagnose(uri), uri);
+});
