@@ -58,10 +58,10 @@ test("a cache of an older bundle at the same path is removed when the new one is
   assert.deepEqual(caches(), [current]);
 });
 
-test("a fresh language server answers initialize and an open editor's diagnostics without loading node:crypto", async () => {
-  // Loaded into the server before anything else: at exit it says whether Node's crypto module was ever loaded.
+test("a fresh language server answers initialize and an open editor's diagnostics without loading node:crypto or node:child_process", async () => {
+  // Loaded into the server before anything else: at exit it says whether Node's crypto and child_process modules were ever loaded.
   const probe = path.join(cache, "crypto-probe.cjs");
-  writeFileSync(probe, 'process.on("exit", () => process.stderr.write(`crypto loaded: ${process.moduleLoadList.includes("NativeModule crypto")}\\n`));\n');
+  writeFileSync(probe, 'process.on("exit", () => process.stderr.write(`crypto loaded: ${process.moduleLoadList.includes("NativeModule crypto")}, child_process loaded: ${process.moduleLoadList.includes("NativeModule child_process")}\\n`));\n');
   const child = spawn(process.execPath, ["--require", probe, SERVER, "--stdio"], { env: { ...process.env, SKILL_LSP_CODE_CACHE: cache }, stdio: "pipe" });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -81,5 +81,5 @@ test("a fresh language server answers initialize and an open editor's diagnostic
   await connection.sendNotification("exit");
   await new Promise((resolve) => child.once("exit", resolve));
   connection.dispose();
-  assert.match(stderr, /crypto loaded: false/);
+  assert.match(stderr, /crypto loaded: false, child_process loaded: false/);
 });

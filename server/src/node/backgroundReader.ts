@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import type { Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
 
 /** Files per message: one round trip costs about what reading two small files does. */
@@ -16,8 +16,6 @@ const BATCHES_AHEAD = 3;
  */
 function startWorker(): Worker | undefined {
   if (typeof __dirname !== "string") return undefined;
-  // Loaded here, not with the module: it costs a fresh server about 8 ms, and the thread starts after the open editors' answers.
-  const { Worker } = createRequire(__filename)("node:worker_threads") as typeof import("node:worker_threads");
   const built = path.join(__dirname, "reader-worker.js");
   if (existsSync(built)) return new Worker(built);
   const source = path.join(__dirname, "readerWorker.ts");
