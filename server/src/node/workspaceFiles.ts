@@ -50,9 +50,14 @@ function isReadFileName(baseName: string, filePath: string): boolean {
   // The ending alone is lower-cased: a folder of 10,000 skills is 10,000 names.
   if (hasSkillSuffix(baseName)) return true;
   if (!baseName.slice(-3).toLowerCase().endsWith(".md")) return false;
+  // A SKILL.md is a skill or a misplaced one, a skill.md a near miss, CLAUDE.md and AGENTS.md prose: read wherever they stand.
+  if (ALWAYS_READ.has(baseName)) return true;
   const uri = uriFromPath(filePath);
   return isAgentSkillUri(uri) || agentDocumentRole(uri) !== undefined;
 }
+
+/** Markdown names read wherever they stand (see agentDocumentRole): no URI needs to be made for them. */
+const ALWAYS_READ = new Set([AGENT_SKILL_FILE, "skill.md", "CLAUDE.md", "AGENTS.md"]);
 
 /** True for a name that ends in `.skill.md`, in any case. */
 export function hasSkillSuffix(name: string): boolean {
