@@ -226,8 +226,9 @@ class SkillSubject implements Subject {
     connection.onRequest("workspace/semanticTokens/refresh", () => null);
     connection.onRequest("workspace/codeLens/refresh", () => null);
     // Indexing is done at the end of its progress, or at the first status that says so, whichever comes first.
-    connection.onNotification("$/progress", (params: { value?: { kind?: string } }) => {
-      if (params.value?.kind === "end") indexed();
+    connection.onNotification("$/progress", (params: { token?: string | number; value?: { kind?: string; items?: WorkspaceDocumentDiagnosticReport[] } }) => {
+      if (params.token === this.#reportToken) this.#reportParts.push(...(params.value?.items ?? []));
+      else if (params.value?.kind === "end") indexed();
     });
     connection.onNotification("skill/status", (status: { indexing?: boolean }) => {
       if (status.indexing === false) indexed();
@@ -244,6 +245,23 @@ class SkillSubject implements Subject {
 
   get #connection() {
     return this.server.connection;
+  }
+
+  #reportToken: string | undefined;
+  #reportParts: WorkspaceDocumentDiagnosticReport[] = [];
+  #reports = 0;
+
+  /** The workspace diagnostics as VS Code asks for them: with a partial-result token, the parts that come as progress and the answer together. */
+  async #workspaceReport(previousResultIds: readonly { uri: string; value: string }[]): Promise<WorkspaceDocumentDiagnosticReport[]> {
+    this.#reportToken = `workspace-report-${++this.#reports}`;
+    this.#reportParts = [];
+    try {
+      const answer = await this.#connection.sendRequest<{ items: WorkspaceDocumentDiagnosticReport[] }>("workspace/diagnostic", { previousResultIds, partialResultToken: this.#reportToken });
+      return [...this.#reportParts, ...answer.items];
+    } finally {
+      this.#reportToken = undefined;
+      this.#reportParts = [];
+    }
   }
 
   async #initialize(): Promise<void> {
@@ -291,7 +309,7 @@ class SkillSubject implements Subject {
     const initializeMs = performance.now() - spawnedAt;
     await this.#connection.sendNotification("initialized", {});
     const readyMs = (await this.#indexed) - spawnedAt;
-    const report = await this.#connection.sendRequest<{ items: WorkspaceDocumentDiagnosticReport[] }>("workspace/diagnostic", { previousResultIds: [] });
+    const report = { items: await this.#workspaceReport([]) };
     const ms = performance.now() - spawnedAt;
     this.#resultIds = report.items.flatMap((item) => (item.kind === "full" && item.resultId ? [{ uri: item.uri, value: item.resultId }] : []));
     const cpuMs = cpuTimeOf(this.server.child.pid);
@@ -321,7 +339,7 @@ class SkillSubject implements Subject {
     const { at, warned } = await within(Math.max(1, deadline - performance.now()), "the menu-similar comparison", compared);
     const similar = new Map<string, string>();
     if (warned > 0) {
-      const report = await this.#connection.sendRequest<{ items: WorkspaceDocumentDiagnosticReport[] }>("workspace/diagnostic", { previousResultIds: this.#resultIds });
+      const report = { items: await this.#workspaceReport(this.#resultIds) };
       for (const item of report.items) {
         const first = item.kind === "full" ? item.items.find((diagnostic) => diagnostic.code === "menu-similar") : undefined;
         const neighbour = first && /is so like @([a-z0-9-]+)'s/.exec(first.message)?.[1];

@@ -112,7 +112,6 @@ export class TestClient {
     this.connection.onRequest("workspace/diagnostic/refresh", () => note("diagnostics"));
     this.connection.onRequest("workspace/semanticTokens/refresh", () => note("semanticTokens"));
     this.connection.onRequest("workspace/codeLens/refresh", () => note("codeLens"));
-    this.connection.onNotification("$/progress", () => undefined);
     this.connection.onNotification("window/logMessage", (params: { message: string }) => this.messages.push(params.message));
     this.connection.onNotification("window/showMessage", (params: { message: string }) => this.messages.push(params.message));
     this.connection.onRequest("window/showMessageRequest", (params: { message: string }) => {

@@ -747,12 +747,12 @@ function equalsIgnoringCase(a: string, b: string): boolean {
 
 /**
  * Slug → the URIs of the files that hold it. Nearly every slug has one claimant and few mentioners, so a single
- * URI is held as itself and only the rare several in a Set: at 10,000 skills that is 20,000 Sets fewer.
+ * URI is held as itself and a few in a small array (see strings.ts).
  */
 class UriIndex {
   readonly #entries = new Map<string, Strings>();
 
-  get(key: string): string | ReadonlySet<string> | undefined {
+  get(key: string): string | Iterable<string> | undefined {
     return this.#entries.get(key);
   }
 

@@ -23,19 +23,24 @@ export interface Mention extends MentionToken {
  */
 class FileMention implements Mention {
   readonly written: string;
-  readonly slug: string;
-  readonly start: number;
-  /** Bit 0: in the summary (else the body); bit 1: a whole inline code span. One field for two, 282,000 times at 50,000 skills. */
-  readonly #flags: number;
+  /** start × 8 + flags: bit 0, in the summary (else the body); bit 1, a whole inline code span; bit 2, written in another case than its slug. One field for four, 282,000 times at 50,000 skills. */
+  readonly #packed: number;
   readonly #lines: LineMap;
 
   constructor(token: MentionToken, place: MentionPlace, lines: LineMap) {
     // One shared copy per slug, not a slice: a slice would keep the whole file's text alive.
     this.written = interned(token.written);
-    this.slug = token.slug === token.written ? this.written : interned(token.slug);
-    this.start = token.start;
-    this.#flags = (place === "summary" ? 1 : 0) | (token.inCode ? 2 : 0);
+    this.#packed = token.start * 8 + (place === "summary" ? 1 : 0) + (token.inCode ? 2 : 0) + (token.slug === token.written ? 0 : 4);
     this.#lines = lines;
+  }
+
+  get start(): number {
+    return Math.floor(this.#packed / 8);
+  }
+
+  /** The slug as written, nearly always; lower-cased (and shared) for the rare mention written in capitals. */
+  get slug(): string {
+    return this.#packed & 4 ? interned(this.written.toLowerCase()) : this.written;
   }
 
   /** Just after the slug: the `@` and the slug are all a mention is. */
@@ -44,11 +49,11 @@ class FileMention implements Mention {
   }
 
   get place(): MentionPlace {
-    return this.#flags & 1 ? "summary" : "body";
+    return this.#packed & 1 ? "summary" : "body";
   }
 
   get inCode(): boolean {
-    return (this.#flags & 2) !== 0;
+    return (this.#packed & 2) !== 0;
   }
 
   get range(): Range {
@@ -365,15 +370,15 @@ class ReleasedSkill implements SkillFile {
     this.#summaryEnd = offsetOf(skill.lines, skill.summaryRange?.end);
     this.enabled = skill.enabled;
     this.advertised = skill.advertised;
-    this.examples = skill.examples.length === 0 ? skill.examples : skill.examples.map(detachedEntry);
-    this.nearMisses = skill.nearMisses.length === 0 ? skill.nearMisses : skill.nearMisses.map(detachedEntry);
+    this.examples = skill.examples.length === 0 ? NONE : skill.examples.map(detachedEntry);
+    this.nearMisses = skill.nearMisses.length === 0 ? NONE : skill.nearMisses.map(detachedEntry);
     this.#frontmatterStart = offsetOf(skill.lines, skill.frontmatterRange?.start);
     this.#frontmatterEnd = offsetOf(skill.lines, skill.frontmatterRange?.end);
     this.bodyStart = skill.bodyStart;
-    this.mentions = skill.mentions;
-    this.requirements = skill.requirements;
-    this.codeOnly = skill.codeOnly;
-    this.problems = skill.problems.length === 0 ? skill.problems : skill.problems.map(detachedDiagnostic);
+    this.mentions = skill.mentions.length === 0 ? NONE : skill.mentions;
+    this.requirements = skill.requirements.length === 0 ? NONE : skill.requirements;
+    this.codeOnly = skill.codeOnly.length === 0 ? NONE : skill.codeOnly;
+    this.problems = skill.problems.length === 0 ? NONE : skill.problems.map(detachedDiagnostic);
     if (skill.declaredName) this.declaredName = skill.declaredName;
     this.bodyFingerprint = bodyFingerprint(skill.body);
     this.#load = load;
@@ -395,6 +400,9 @@ class ReleasedSkill implements SkillFile {
     return this.text.slice(this.bodyStart);
   }
 }
+
+/** One empty list for every released skill's empty lists: most skills have no examples, near misses or problems. */
+const NONE: readonly never[] = Object.freeze([]);
 
 /** The skill without its text (see ReleasedSkill); a skill already released is answered as it is. */
 export function releaseText(skill: SkillFile, load: TextLoader): SkillFile {

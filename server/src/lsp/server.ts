@@ -82,6 +82,9 @@ const MENU_SIMILARITY_YIELD_TURNS = 8;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
+
+/** Files a part of the workspace report holds, when the client takes it in parts; the report yields between parts. */
+const WORKSPACE_REPORT_PART = 1000;
 /** How long a typed unknown mention under the cursor waits before it is reported, when no other edit comes. */
 const TYPING_IDLE_MS = 1000;
 
@@ -282,7 +285,7 @@ export class SkillServer {
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
       return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#diagnosticsOf(uri) };
     });
-    connection.languages.diagnostics.onWorkspace(async (params, token) => {
+    connection.languages.diagnostics.onWorkspace(async (params, token, _workDone, partial) => {
       await this.#settled();
       const previous = new Map(params.previousResultIds.map((entry) => [canonicalUri(entry.uri), entry.value]));
       // What changed while this request waits: after the first look at every file, only those are looked at again.
@@ -290,11 +293,19 @@ export class SkillServer {
       this.#diagnosticsWatchers.add(watcher);
       try {
         let candidates = [...new Set([...this.#namespace.uris(), ...previous.keys()])];
+        // A client that gave a partial-result token gets the report in parts as it is made: the editor shows the
+        // first files' problems at once, and no report of every file is held or encoded in one piece.
+        let reported = false;
         for (;;) {
-          const items: WorkspaceDocumentDiagnosticReport[] = [];
+          let items: WorkspaceDocumentDiagnosticReport[] = [];
           for (let i = 0; i < candidates.length; i++) {
             const uri = candidates[i] ?? "";
-            if (i % 1000 === 999) {
+            if (i % WORKSPACE_REPORT_PART === WORKSPACE_REPORT_PART - 1) {
+              if (partial && items.length > 0) {
+                partial.report({ items });
+                items = [];
+                reported = true;
+              }
               await new Promise((resolve) => setImmediate(resolve));
               if (token.isCancellationRequested) return { items: [] };
             }
@@ -308,7 +319,12 @@ export class SkillServer {
             items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: this.#diagnosticsOf(uri) });
           }
           // A long poll: when the client already has every current result, answer once something changes.
-          if (items.length > 0 || previous.size === 0) return { items };
+          if (items.length > 0 || previous.size === 0 || reported) {
+            if (!reported) return { items };
+            // Once a part went as progress, the rest does too, and the answer itself is empty (as LSP asks).
+            if (items.length > 0) partial?.report({ items });
+            return { items: [] };
+          }
           if (watcher.changed.size === 0) {
             await new Promise<void>((resolve) => {
               watcher.wake = resolve;
