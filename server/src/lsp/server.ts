@@ -392,9 +392,10 @@ export class SkillServer {
     this.#completion = { snippets: this.#client.snippets, defaultEditRange: this.#client.defaultEditRange };
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
-    this.#firstListing = { folders, listing: new FolderListing(folders) };
+    // No folder, no listing: its reading thread would wait for a load that never comes.
+    this.#firstListing = folders.length > 0 ? { folders, listing: new FolderListing(folders) } : undefined;
     // The open editors' diagnostics wait for this listing only, not for the first index to begin.
-    if (folders.length > 0) this.#listing = this.#firstListing.listing.whole.then((files) => this.#listedNow(files), () => new ListedWorkspace([]));
+    if (this.#firstListing) this.#listing = this.#firstListing.listing.whole.then((files) => this.#listedNow(files), () => new ListedWorkspace([]));
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
       serverInfo: { name: "skill-lsp", version: VERSION },
