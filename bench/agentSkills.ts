@@ -17,6 +17,8 @@ import { URI } from "vscode-uri";
 import { SERVER_NODE_FLAGS } from "../shared/protocol.js";
 import { generateWorkspaces, percentile, RENAME_HUB, spawnServer, type GeneratedWorkspace } from "./workspace.js";
 
+const REPORT_TOKEN = "workspace-report";
+
 const SERVER = path.resolve(__dirname, "../dist/server.js");
 
 /** One run's samples. */
@@ -46,7 +48,11 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
   const ready = new Promise<void>((resolve) => (indexed = resolve));
   for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) connection.onRequest(method, () => null);
   connection.onNotification("skill/status", (status: { indexing?: boolean }) => status.indexing === false && indexed());
-  connection.onNotification("$/progress", () => undefined);
+  // The workspace report comes in parts, as VS Code asks for it (a partial-result token); other progress is dropped.
+  const reportParts: unknown[] = [];
+  connection.onNotification("$/progress", (params: { token?: string; value?: { items?: unknown[] } }) => {
+    if (params.token === REPORT_TOKEN) reportParts.push(...(params.value?.items ?? []));
+  });
   connection.onNotification("window/logMessage", () => undefined);
   connection.listen();
   try {
@@ -62,7 +68,8 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
     });
     await connection.sendNotification("initialized", {});
     await ready;
-    const report = await connection.sendRequest<{ items: unknown[] }>("workspace/diagnostic", { previousResultIds: [] });
+    const answer = await connection.sendRequest<{ items: unknown[] }>("workspace/diagnostic", { previousResultIds: [], partialResultToken: REPORT_TOKEN });
+    const report = { items: [...reportParts, ...answer.items] };
     const coldMs = performance.now() - server.spawnedAt;
     if (report.items.length < workspace.count) throw new Error(`${report.items.length} diagnostics reports for ${workspace.count} files`);
 
