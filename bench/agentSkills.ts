@@ -1,9 +1,13 @@
 /**
  * The same skills served from `.skill.md` files and from Agent Skills folders (`skills/<handle>/SKILL.md`):
  * cold start to every file's diagnostics, references and rename of a skill 1,000 files mention, completion
- * after the sigil, in both workspaces, with the ratio of the folders' figure to the files'.
+ * after the sigil, in both workspaces, with the ratio of the folders' figure to the files'. Each run starts a
+ * fresh server on each workspace, the order swapped every run so that a drifting load treats both alike; the
+ * cold start is the median of the runs, each operation the median of every run's rounds.
  *
- *     node --import tsx bench/agentSkills.ts [--size 10000] [--rounds 9]
+ *     node --import tsx bench/agentSkills.ts [--size 10000] [--runs 3] [--rounds 20] [--keep]
+ *
+ * `--keep` leaves both workspaces on disk (the path is printed), for `bench/cold.mjs`.
  */
 import { promises as fs, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,13 +17,16 @@ import { URI } from "vscode-uri";
 import { SERVER_NODE_FLAGS } from "../shared/protocol.js";
 import { generateWorkspaces, percentile, RENAME_HUB, spawnServer, type GeneratedWorkspace } from "./workspace.js";
 
+const REPORT_TOKEN = "workspace-report";
+
 const SERVER = path.resolve(__dirname, "../dist/server.js");
 
+/** One run's samples. */
 interface Figures {
   readonly coldMs: number;
-  readonly referencesMs: number;
-  readonly renameMs: number;
-  readonly completionMs: number;
+  readonly referencesMs: number[];
+  readonly renameMs: number[];
+  readonly completionMs: number[];
   readonly references: number;
   readonly renamedFiles: number;
 }
@@ -41,7 +48,11 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
   const ready = new Promise<void>((resolve) => (indexed = resolve));
   for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) connection.onRequest(method, () => null);
   connection.onNotification("skill/status", (status: { indexing?: boolean }) => status.indexing === false && indexed());
-  connection.onNotification("$/progress", () => undefined);
+  // The workspace report comes in parts, as VS Code asks for it (a partial-result token); other progress is dropped.
+  const reportParts: unknown[] = [];
+  connection.onNotification("$/progress", (params: { token?: string; value?: { items?: unknown[] } }) => {
+    if (params.token === REPORT_TOKEN) reportParts.push(...(params.value?.items ?? []));
+  });
   connection.onNotification("window/logMessage", () => undefined);
   connection.listen();
   try {
@@ -57,7 +68,8 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
     });
     await connection.sendNotification("initialized", {});
     await ready;
-    const report = await connection.sendRequest<{ items: unknown[] }>("workspace/diagnostic", { previousResultIds: [] });
+    const answer = await connection.sendRequest<{ items: unknown[] }>("workspace/diagnostic", { previousResultIds: [], partialResultToken: REPORT_TOKEN });
+    const report = { items: [...reportParts, ...answer.items] };
     const coldMs = performance.now() - server.spawnedAt;
     if (report.items.length < workspace.count) throw new Error(`${report.items.length} diagnostics reports for ${workspace.count} files`);
 
@@ -87,8 +99,7 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
       await connection.sendRequest("textDocument/completion", { textDocument: { uri: plainUri }, position: end });
       if (round >= 0) times.completion.push(performance.now() - started);
     }
-    const median = (values: number[]) => percentile(values, 50);
-    return { coldMs, referencesMs: median(times.references), renameMs: median(times.rename), completionMs: median(times.completion), references, renamedFiles };
+    return { coldMs, referencesMs: times.references, renameMs: times.rename, completionMs: times.completion, references, renamedFiles };
   } finally {
     await connection.sendRequest("shutdown").catch(() => undefined);
     await connection.sendNotification("exit").catch(() => undefined);
@@ -98,23 +109,43 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
 
 async function main(): Promise<void> {
   const size = arg("--size", 10_000);
-  const rounds = arg("--rounds", 9);
+  const runs = arg("--runs", 3);
+  const rounds = arg("--rounds", 20);
   const root = await fs.mkdtemp(path.join(tmpdir(), "skill-bench-agent-"));
   try {
     const workspace = await generateWorkspaces(root, size, undefined, "distinct", { agentSkills: true });
     const agent = workspace.agentSkills ?? "";
-    const files = await measure(workspace.skills, (handle) => path.join(workspace.skills, `${handle}.skill.md`), "@", workspace, rounds);
-    const folders = await measure(agent, (handle) => path.join(agent, "skills", handle, "SKILL.md"), "/", workspace, rounds);
-    const row = (label: string, a: number, b: number) => `| ${label} | ${a.toFixed(0)} ms | ${b.toFixed(0)} ms | ${(b / a).toFixed(2)}× |`;
-    console.log(`${size.toLocaleString("en")} skills, median of ${rounds} rounds (cold start: one run)\n`);
+    const shapes = {
+      files: () => measure(workspace.skills, (handle) => path.join(workspace.skills, `${handle}.skill.md`), "@", workspace, rounds),
+      folders: () => measure(agent, (handle) => path.join(agent, "skills", handle, "SKILL.md"), "/", workspace, rounds),
+    };
+    const taken: Record<keyof typeof shapes, Figures[]> = { files: [], folders: [] };
+    for (let run = 0; run < runs; run++) {
+      for (const shape of run % 2 === 0 ? (["files", "folders"] as const) : (["folders", "files"] as const)) taken[shape].push(await shapes[shape]());
+    }
+    const median = (values: number[]) => percentile(values, 50);
+    const figure = (shape: keyof typeof shapes, pick: (figures: Figures) => number | number[]) => median(taken[shape].flatMap(pick));
+    const row = (label: string, pick: (figures: Figures) => number | number[]) => {
+      const [a, b] = [figure("files", pick), figure("folders", pick)];
+      return `| ${label} | ${a.toFixed(1)} ms | ${b.toFixed(1)} ms | ${(b / a).toFixed(2)}× |`;
+    };
+    const last = (shape: keyof typeof shapes) => taken[shape][taken[shape].length - 1];
+    console.log(`${size.toLocaleString("en")} skills, ${runs} runs (alternating), ${rounds} rounds each: cold start the median of the runs, operations of ${runs * rounds} samples; load average ${loadAverage()}\n`);
     console.log("| figure | .skill.md files | SKILL.md folders | ratio |\n| --- | --- | --- | --- |");
-    console.log(row("cold start to every file's diagnostics", files.coldMs, folders.coldMs));
-    console.log(row(`references of a skill (${files.references} / ${folders.references} locations)`, files.referencesMs, folders.referencesMs));
-    console.log(row(`rename of that skill (${files.renamedFiles} / ${folders.renamedFiles} files edited)`, files.renameMs, folders.renameMs));
-    console.log(row("completion after the sigil", files.completionMs, folders.completionMs));
+    console.log(row("cold start to every file's diagnostics", (figures) => figures.coldMs));
+    console.log(row(`references of a skill (${last("files")?.references} / ${last("folders")?.references} locations)`, (figures) => figures.referencesMs));
+    console.log(row(`rename of that skill (${last("files")?.renamedFiles} / ${last("folders")?.renamedFiles} files edited)`, (figures) => figures.renameMs));
+    console.log(row("completion after the sigil", (figures) => figures.completionMs));
+    const colds = (shape: keyof typeof shapes) => taken[shape].map((figures) => figures.coldMs.toFixed(0)).join(", ");
+    console.log(`\ncold starts, run by run: .skill.md files ${colds("files")} ms; SKILL.md folders ${colds("folders")} ms`);
   } finally {
-    await fs.rm(root, { recursive: true, force: true });
+    if (process.argv.includes("--keep")) console.error(`kept: ${root}`);
+    else await fs.rm(root, { recursive: true, force: true });
   }
+}
+
+function loadAverage(): string {
+  return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 }
 
 void main().catch((error: unknown) => {

@@ -3,7 +3,7 @@
 // alike. Each round spawns the server over stdio (with the flags the extension gives it), sends
 // `initialize` and `initialized`, waits for the end of indexing, asks `workspace/diagnostic` for every file and
 // reads the process's figures: the main thread's CPU time and the whole process's (/proc), resident memory.
-// Prints each run and the medians. Needs `node esbuild.mjs` for the default server, dist/server.js.
+// Prints each run and the medians. `--profile DIR` runs each server with --cpu-prof into DIR (one file a thread). Needs `node esbuild.mjs` for the default server, dist/server.js.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -15,6 +15,8 @@ const folder = path.resolve(args[0] ?? "");
 const servers = args.flatMap((arg, i) => (args[i - 1] === "--server" ? [path.resolve(arg)] : []));
 if (servers.length === 0) servers.push(path.resolve(import.meta.dirname, "../dist/server.js"));
 const rounds = Number(args[args.indexOf("--rounds") + 1] ?? 3) || 3;
+const profileAt = args.indexOf("--profile");
+const profile = profileAt === -1 ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args[profileAt + 1] ?? "prof")}`];
 if (!args[0] || args[0].startsWith("--")) {
   console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N]");
   process.exit(2);
@@ -28,7 +30,7 @@ function cpuOf(file) {
 
 async function coldStart(server) {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--max-semi-space-size=2", server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(process.execPath, ["--max-semi-space-size=2", ...profile, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
   const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
   let indexed;
   const indexing = new Promise((resolve) => (indexed = resolve));

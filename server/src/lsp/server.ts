@@ -40,7 +40,7 @@ import {
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MoveDetector, Namespace, isRefusal, isSkillUri, skillBodyFingerprint, type Refusal } from "../core/index.js";
 import { ListedWorkspace } from "../node/listedWorkspace.js";
 import { ThreadedPairFinder } from "../node/threadedJoin.js";
-import { canonicalUri, findWorkspaceFiles, isIgnoredPath, isReadFile, listFolders, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, readWorkspaceFileSync, uriFromPath } from "../node/workspaceFiles.js";
+import { canonicalUri, findWorkspaceFiles, FolderListing, isIgnoredPath, isReadFile, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, readWorkspaceFileSync, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { skillClosure, type BundleFile } from "../core/bundle.js";
@@ -140,7 +140,7 @@ export class SkillServer {
   /** The same listing once it is made, until the folders are read. */
   #listed: ListedWorkspace | undefined;
   /** The workspace folders' listing, started as soon as `initialize` names them. */
-  #firstListing: { readonly folders: readonly string[]; readonly files: Promise<readonly string[]> } | undefined;
+  #firstListing: { readonly folders: readonly string[]; readonly listing: FolderListing } | undefined;
   #pendingStatus: ReturnType<typeof setTimeout> | undefined;
   /** `indexing` as the last status said it; undefined before the first. */
   #statusSentIndexing: boolean | undefined;
@@ -393,9 +393,10 @@ export class SkillServer {
     this.#completion = { snippets: this.#client.snippets, defaultEditRange: this.#client.defaultEditRange };
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
-    this.#firstListing = { folders, files: listFolders(folders) };
+    // No folder, no listing: its reading thread would wait for a load that never comes.
+    this.#firstListing = folders.length > 0 ? { folders, listing: new FolderListing(folders) } : undefined;
     // The open editors' diagnostics wait for this listing only, not for the first index to begin.
-    if (folders.length > 0) this.#listing = this.#firstListing.files.then((files) => this.#listedNow(files), () => new ListedWorkspace([]));
+    if (this.#firstListing) this.#listing = this.#firstListing.listing.whole.then((files) => this.#listedNow(files), () => new ListedWorkspace([]));
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
       serverInfo: { name: "skill-lsp", version: VERSION },
@@ -458,6 +459,7 @@ export class SkillServer {
     this.#indexing = true;
     // The first load takes the listing started at `initialize`, if it is of the same folders.
     const first = this.#firstListing?.folders === folders ? this.#firstListing : undefined;
+    if (!first) this.#firstListing?.listing.close();
     this.#firstListing = undefined;
     let listed: (listing: ListedWorkspace) => void = () => undefined;
     let listing: ListedWorkspace | undefined;
@@ -468,7 +470,7 @@ export class SkillServer {
       const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
       progress?.begin("Indexing skills", 0, undefined, true);
       await loadFolders(this.#namespace, folders, {
-        listing: first?.files.then(async (files) => (await this.#quietStart(), files)),
+        ...(first ? { listing: first.listing, beforeRead: () => this.#quietStart() } : {}),
         onProgress: (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
         isCancelled: () => progress?.token.isCancellationRequested ?? false,
         shouldRead: (uri) => !isOpen(uri) && this.#isWorkspaceFile(uri) && !listing?.wasRead(uri),

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
+import { listFolderEntriesSync, type FolderEntries, type ListRequest, type ListResponse } from "./folderEntries.js";
 
 /** Files per message: one round trip costs about what reading two small files does. */
 const BATCH_FILES = 128;
@@ -38,7 +39,7 @@ function startWorker(): Worker | undefined {
 export class BackgroundReader {
   readonly #limit: number;
   #worker: Worker | undefined;
-  readonly #waiting = new Map<number, (batch: FileBatch | undefined) => void>();
+  readonly #waiting = new Map<number, (answer: FileBatch | FolderEntries | undefined) => void>();
   #nextId = 0;
 
   /** `limit`: the most bytes a file gives (one more says it is too large). */
@@ -50,10 +51,10 @@ export class BackgroundReader {
       if (!worker) return;
       // A reader must never keep a process alive: the command line exits when its work is done.
       worker.unref();
-      worker.on("message", (response: ReadResponse) => {
+      worker.on("message", (response: ReadResponse | ListResponse) => {
         const answer = this.#waiting.get(response.id);
         this.#waiting.delete(response.id);
-        answer?.(response.batch);
+        answer?.("entries" in response ? response.entries : response.batch);
       });
       const lost = () => {
         this.#worker = undefined;
@@ -99,6 +100,22 @@ export class BackgroundReader {
     }
   }
 
+  /**
+   * The entries of each folder ({@link listFolderEntriesSync}), listed on the thread between the batches of
+   * files asked before and after: whoever lists many folders asks a few hundred at a time.
+   */
+  async list(folders: readonly string[]): Promise<FolderEntries> {
+    const worker = this.#worker;
+    if (!worker || folders.length === 0) return listFolderEntriesSync(folders);
+    const id = this.#nextId++;
+    const request: ListRequest = { id, list: folders.join("\0") };
+    const entries = await new Promise<FileBatch | FolderEntries | undefined>((resolve) => {
+      this.#waiting.set(id, resolve);
+      worker.postMessage(request);
+    });
+    return entries !== undefined && "counts" in entries ? entries : listFolderEntriesSync(folders);
+  }
+
   /** Stops the thread; batches still asked for are read on this thread if anyone waits for them. */
   close(): void {
     const worker = this.#worker;
@@ -112,7 +129,7 @@ export class BackgroundReader {
     const id = this.#nextId++;
     const request: ReadRequest = { id, paths: paths.join("\0"), limit: this.#limit, ...(spare ? { spare } : {}) };
     return new Promise<FileBatch | undefined>((resolve) => {
-      this.#waiting.set(id, resolve);
+      this.#waiting.set(id, (answer) => resolve(answer !== undefined && "lengths" in answer ? answer : undefined));
       worker.postMessage(request, spare ? [spare] : []);
     });
   }

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { CONFIG_FILE_NAME, SKILL_SUFFIX, claimingPart, slugKey, type Namespace } from "../core/index.js";
-import { agentSkillHandle, isAgentSkillUri } from "../core/agentSkills/paths.js";
+import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
 import { hasSkillSuffix, readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
 
 /**
@@ -93,7 +93,9 @@ export class ListedWorkspace {
 export function skillFileHandle(file: string): string | undefined {
   const name = file.slice(file.lastIndexOf(path.sep) + 1);
   if (hasSkillSuffix(name)) return name.slice(0, -SKILL_SUFFIX.length);
-  // An Agent Skill (`skills/<name>/SKILL.md`) claims its folder's name.
-  const uri = uriFromPath(file);
-  return isAgentSkillUri(uri) ? agentSkillHandle(uri) : undefined;
+  // An Agent Skill (`skills/<name>/SKILL.md`) claims its folder's name. Read from the path: a listed path is
+  // absolute and plain already, so its folders' names are the URI's segments, decoded.
+  if (name !== AGENT_SKILL_FILE) return undefined;
+  const folders = file.slice(0, -name.length - 1).split(path.sep).filter((part) => part !== "");
+  return folders.length >= 2 && folders[folders.length - 2] === "skills" ? folders[folders.length - 1] : undefined;
 }

@@ -3,8 +3,10 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import { BackgroundReader } from "./backgroundReader.js";
+import { ENTRY_DIRECTORY, ENTRY_FILE, ENTRY_LINKED_DIRECTORY, ENTRY_OTHER, type FolderEntries } from "./folderEntries.js";
 import { readFileBytesSync } from "./fileBytes.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MAX_SKILL_CHARS, SKILL_SUFFIX, agentDocumentRole, isAgentSkillUri, type Namespace } from "../core/index.js";
+import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
 
 /** Files past this size are not read whole: the core reports them as too large. */
 const MAX_READ_BYTES = MAX_SKILL_CHARS * 4;
@@ -48,9 +50,14 @@ function isReadFileName(baseName: string, filePath: string): boolean {
   // The ending alone is lower-cased: a folder of 10,000 skills is 10,000 names.
   if (hasSkillSuffix(baseName)) return true;
   if (!baseName.slice(-3).toLowerCase().endsWith(".md")) return false;
+  // A SKILL.md is a skill or a misplaced one, a skill.md a near miss, CLAUDE.md and AGENTS.md prose: read wherever they stand.
+  if (ALWAYS_READ.has(baseName)) return true;
   const uri = uriFromPath(filePath);
   return isAgentSkillUri(uri) || agentDocumentRole(uri) !== undefined;
 }
+
+/** Markdown names read wherever they stand (see agentDocumentRole): no URI needs to be made for them. */
+const ALWAYS_READ = new Set([AGENT_SKILL_FILE, "skill.md", "CLAUDE.md", "AGENTS.md"]);
 
 /** True for a name that ends in `.skill.md`, in any case. */
 export function hasSkillSuffix(name: string): boolean {
@@ -65,55 +72,187 @@ export function hasSkillSuffix(name: string): boolean {
  * other ancestor, `/` included, is a loop too, not more workspace), and skips what it cannot read.
  */
 export async function findWorkspaceFiles(folder: string, ignore?: IgnoreRules): Promise<string[]> {
-  const rules = ignore ?? (await readIgnoreRules(folder));
-  const found: string[] = [];
-  const visited = new Set<string>();
-  const root = path.resolve(folder);
-  const realRoot = await fs.realpath(root).catch(() => root);
-  const rootConfig = path.join(root, CONFIG_FILE_NAME);
-  // Each folder with its real path and its path relative to the root: a real path is asked of the disk only
-  // behind a symbolic link. Synchronous reads with a turn of the event loop every 256 folders: a library of
-  // 10,000 skill folders read four times faster than with a thread-pool round trip per folder. The root is
-  // read in the thread pool: when it holds 10,000 files, the editors opened at start are taken in meanwhile.
-  const pending: { directory: string; real: string; relative: string }[] = [{ directory: root, real: realRoot, relative: "" }];
-  let read = 0;
-  while (pending.length > 0) {
-    const { directory, real, relative } = pending.pop() ?? { directory: root, real: realRoot, relative: "" };
-    if (visited.has(real) || (real !== realRoot && isAncestor(real, realRoot))) continue;
-    visited.add(real);
-    if (++read % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = read === 1 ? await fs.readdir(directory, { withFileTypes: true }) : readdirSync(directory, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    // Joined by hand: path.join normalises every one of 10,000 names, a tenth of the listing's time.
-    const prefix = directory.endsWith(path.sep) ? directory : directory + path.sep;
-    for (const entry of entries) {
-      const full = prefix + entry.name;
-      const childRelative = relative === "" ? entry.name : `${relative}/${entry.name}`;
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      let childReal = real === directory ? full : path.join(real, entry.name);
-      if (entry.isSymbolicLink()) {
-        try {
-          const target = statSync(full);
-          isDirectory = target.isDirectory();
-          isFile = target.isFile();
-          if (isDirectory) childReal = realpathSync(full);
-        } catch {
-          continue;
-        }
+  const walk = await WorkspaceWalk.start(folder, ignore, false);
+  await walk.walk();
+  return walk.files.sort();
+}
+
+/** A folder of the walk with its real path and its path relative to the root (`/`-separated, for the ignore rules). */
+interface WalkFolder {
+  readonly directory: string;
+  readonly real: string;
+  readonly relative: string;
+}
+
+/**
+ * The walk behind {@link findWorkspaceFiles}. With `deferSkillFolders`, a plain folder right under a `skills`
+ * folder (an Agent Skill's) is not listed: its SKILL.md is a candidate, to be read at once (a missing one reads
+ * as nothing), and the folder waits in `deferred` for {@link takeEntries}, which lists it and everything below
+ * it. A workspace of 10,000 skills is then one listing before the first file is read, not 10,001.
+ */
+class WorkspaceWalk {
+  /** Every file found so far. */
+  readonly files: string[] = [];
+  /** The SKILL.md of each deferred folder, found or not. */
+  readonly candidates: string[] = [];
+  /** Folders the walk left to {@link takeEntries}, each claimed already (a link to one is a loop). */
+  deferred: WalkFolder[] = [];
+  readonly #rules: IgnoreRules;
+  readonly #realRoot: string;
+  readonly #rootConfig: string;
+  readonly #deferSkillFolders: boolean;
+  readonly #visited = new Set<string>();
+  readonly #pending: WalkFolder[];
+
+  private constructor(root: string, realRoot: string, rules: IgnoreRules, deferSkillFolders: boolean) {
+    this.#rules = rules;
+    this.#realRoot = realRoot;
+    this.#rootConfig = path.join(root, CONFIG_FILE_NAME);
+    this.#deferSkillFolders = deferSkillFolders;
+    this.#pending = [{ directory: root, real: realRoot, relative: "" }];
+  }
+
+  static async start(folder: string, ignore: IgnoreRules | undefined, deferSkillFolders: boolean): Promise<WorkspaceWalk> {
+    const rules = ignore ?? (await readIgnoreRules(folder));
+    const root = path.resolve(folder);
+    const realRoot = await fs.realpath(root).catch(() => root);
+    return new WorkspaceWalk(root, realRoot, rules, deferSkillFolders);
+  }
+
+  /**
+   * Lists every folder not deferred. A real path is asked of the disk only behind a symbolic link. Synchronous
+   * reads with a turn of the event loop every 256 folders: a library of 10,000 skill folders read four times
+   * faster than with a thread-pool round trip per folder. The root is read in the thread pool: when it holds
+   * 10,000 files, the editors opened at start are taken in meanwhile.
+   */
+  async walk(): Promise<void> {
+    let read = 0;
+    for (let folder = this.#pending.pop(); folder !== undefined; folder = this.#pending.pop()) {
+      const { directory, real } = folder;
+      if (this.#visited.has(real) || (real !== this.#realRoot && isAncestor(real, this.#realRoot))) continue;
+      this.#visited.add(real);
+      if (++read % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+      let entries: import("node:fs").Dirent[];
+      try {
+        entries = read === 1 ? await fs.readdir(directory, { withFileTypes: true }) : readdirSync(directory, { withFileTypes: true });
+      } catch {
+        continue;
       }
-      if (isDirectory) {
-        if (!rules.ignores(childRelative, true)) pending.push({ directory: full, real: childReal, relative: childRelative });
-      } else if (isFile && (isReadFileName(entry.name, full) || full === rootConfig) && !rules.ignores(childRelative, false)) {
-        found.push(full);
+      // Joined by hand: path.join normalises every one of 10,000 names, a tenth of the listing's time.
+      const prefix = directory.endsWith(path.sep) ? directory : directory + path.sep;
+      const deferChildren = this.#deferSkillFolders && prefix.endsWith(`${path.sep}skills${path.sep}`);
+      for (const entry of entries) {
+        let kind = entry.isFile() ? ENTRY_FILE : entry.isDirectory() ? ENTRY_DIRECTORY : ENTRY_OTHER;
+        let linkedReal: string | undefined;
+        if (entry.isSymbolicLink()) {
+          try {
+            const full = prefix + entry.name;
+            const target = statSync(full);
+            kind = target.isFile() ? ENTRY_FILE : target.isDirectory() ? ENTRY_LINKED_DIRECTORY : ENTRY_OTHER;
+            if (kind === ENTRY_LINKED_DIRECTORY) linkedReal = realpathSync(full);
+          } catch {
+            continue;
+          }
+        }
+        this.#take(folder, prefix, entry.name, kind, linkedReal, deferChildren ? this.#deferSkillFolder : this.#listLater);
       }
     }
   }
-  return found.sort();
+
+  /**
+   * Takes the listing of the deferred folders (in their order; {@link listFolderEntriesSync}) and defers
+   * the folders found in them in turn: files under a skill folder come from its listing, wherever it was made.
+   */
+  takeEntries(folders: readonly WalkFolder[], listed: FolderEntries): void {
+    let at = 0;
+    for (const [i, folder] of folders.entries()) {
+      const count = listed.counts[i] ?? -1;
+      const prefix = folder.directory.endsWith(path.sep) ? folder.directory : folder.directory + path.sep;
+      for (let n = 0; n < count; n++, at++) {
+        this.#take(folder, prefix, listed.names[at] ?? "", listed.kinds[at] ?? ENTRY_OTHER, listed.reals[at], this.#deferBelow);
+      }
+    }
+  }
+
+  /** One entry of a folder's listing: a file kept, or a folder handed to `queue` unless the rules leave it out. */
+  #take(folder: WalkFolder, prefix: string, name: string, kind: number, linkedReal: string | undefined, queue: (child: WalkFolder, linked: boolean) => void): void {
+    const full = prefix + name;
+    const relative = folder.relative === "" ? name : `${folder.relative}/${name}`;
+    if (kind === ENTRY_DIRECTORY || kind === ENTRY_LINKED_DIRECTORY) {
+      const real = linkedReal ?? (folder.real === folder.directory ? full : path.join(folder.real, name));
+      if (!this.#rules.ignores(relative, true)) queue({ directory: full, real, relative }, kind === ENTRY_LINKED_DIRECTORY);
+    } else if (kind === ENTRY_FILE && (isReadFileName(name, full) || full === this.#rootConfig) && !this.#rules.ignores(relative, false)) {
+      this.files.push(full);
+    }
+  }
+
+  /** A folder of this walk's own: listed in turn. */
+  readonly #listLater = (child: WalkFolder): void => {
+    this.#pending.push(child);
+  };
+
+  /** A folder right under `skills`: a plain one is claimed now and listed later, its SKILL.md read at once. */
+  readonly #deferSkillFolder = (child: WalkFolder, linked: boolean): void => {
+    // Behind a symbolic link: listed in turn, so that a loop or a second way in is settled as it always was.
+    if (linked) return this.#listLater(child);
+    if (this.#visited.has(child.real)) return;
+    this.#visited.add(child.real);
+    this.deferred.push(child);
+    if (!this.#rules.ignores(`${child.relative}/${AGENT_SKILL_FILE}`, false)) this.candidates.push(child.directory + path.sep + AGENT_SKILL_FILE);
+  };
+
+  /** A folder below a deferred one: deferred too, claimed now. */
+  readonly #deferBelow = (child: WalkFolder): void => {
+    if (this.#visited.has(child.real) || (child.real !== this.#realRoot && isAncestor(child.real, this.#realRoot))) return;
+    this.#visited.add(child.real);
+    this.deferred.push(child);
+  };
+}
+
+/** Deferred folders listed per message to the reading thread: files asked for meanwhile are read between them. */
+const LIST_CHUNK = 256;
+
+/**
+ * The listing of workspace folders in two steps. `first` comes after one listing per folder that is not an Agent
+ * Skill's: every file found so far and each skill folder's SKILL.md (there or not: reading it answers), enough
+ * to read nearly every file. The skill folders are listed meanwhile, on the reading thread when it runs, a chunk
+ * at a time between the batches of files; `whole` is then every file, what {@link findWorkspaceFiles} answers.
+ * The reader is the listing's, for whoever reads the files ({@link loadFolders}); {@link close} stops it.
+ */
+export class FolderListing {
+  readonly reader: BackgroundReader;
+  readonly first: Promise<readonly string[]>;
+  readonly whole: Promise<readonly string[]>;
+
+  constructor(folders: readonly string[]) {
+    // Started before the folders are listed: the thread boots meanwhile.
+    this.reader = new BackgroundReader(MAX_READ_BYTES);
+    const walks = Promise.all(
+      folders.map(async (folder) => {
+        const walk = await WorkspaceWalk.start(folder, undefined, true);
+        await walk.walk();
+        return { walk, first: [...walk.files, ...walk.candidates] };
+      }),
+    );
+    this.first = walks.then((all) => all.flatMap(({ first }) => first).sort());
+    this.whole = walks.then(async (all) => {
+      for (const { walk } of all) {
+        while (walk.deferred.length > 0) {
+          const folders = walk.deferred;
+          walk.deferred = [];
+          for (let at = 0; at < folders.length; at += LIST_CHUNK) {
+            const chunk = folders.slice(at, at + LIST_CHUNK);
+            walk.takeEntries(chunk, await this.reader.list(chunk.map((folder) => folder.directory)));
+          }
+        }
+      }
+      return all.flatMap(({ walk }) => walk.files).sort();
+    });
+  }
+
+  close(): void {
+    this.reader.close();
+  }
 }
 
 function isAncestor(directory: string, of: string): boolean {
@@ -163,52 +302,67 @@ export interface LoadOptions {
   /** False for a file the namespace must not take from the disk (open in an editor, or read already). */
   readonly shouldRead?: (uri: string) => boolean;
   /**
-   * Called with every file found, before any is read: the names alone say which skills exist (a handle is a
-   * file or folder name), so whoever needs an answer early can read the few files it depends on first.
+   * Called with every file found, once the whole listing is made (the first files are being read by then): the
+   * names alone say which skills exist (a handle is a file or folder name), so whoever needs an answer early can
+   * read the few files it depends on first.
    */
   readonly onListed?: (files: readonly string[]) => void;
-  /** The listing of these folders, if it was started already ({@link listFolders}). */
-  readonly listing?: Promise<readonly string[]>;
-}
-
-/** Lists the skill files and `skills.json` of every folder ({@link findWorkspaceFiles}). */
-export async function listFolders(folders: readonly string[]): Promise<string[]> {
-  return (await Promise.all(folders.map((folder) => findWorkspaceFiles(folder)))).flat();
+  /** The listing of these folders, if it was started already; {@link loadFolders} closes it. */
+  readonly listing?: FolderListing;
+  /** Awaited after the first files are listed, before any is read. */
+  readonly beforeRead?: () => Promise<void>;
 }
 
 /**
  * Reads every skill and `skills.json` in the folders into the namespace. Answers the number of files read. The
  * bytes come from a reading thread ({@link BackgroundReader}) while this thread parses; whether a file is taken
  * is asked when its text is applied, so an editor opened (or a file read ahead) meanwhile keeps its own text.
+ * The files of the listing's first step are read first, those the skill folders' listing adds after them.
  */
 export async function loadFolders(namespace: Namespace, folders: readonly string[], options: LoadOptions = {}): Promise<number> {
   const { onProgress, isCancelled, shouldRead = () => true, onListed } = options;
-  // Started before the listing is awaited: the thread boots while the folders are listed.
-  const reader = new BackgroundReader(MAX_READ_BYTES);
+  const listing = options.listing ?? new FolderListing(folders);
   try {
-    const files = await (options.listing ?? listFolders(folders));
-    onListed?.(files);
+    const first = await listing.first;
+    let total = first.length;
+    const whole = listing.whole.then((files) => {
+      onListed?.(files);
+      return files;
+    });
+    // Awaited below unless the reading stops first.
+    whole.catch(() => undefined);
+    await options.beforeRead?.();
     let done = 0;
     let until = performance.now() + READ_SLICE_MS;
-    for await (const batch of reader.read(files)) {
-      for (const bytes of batch) {
-        const file = files[done++] ?? "";
-        // Read for a few milliseconds at a time, then let requests and cancellation in.
-        if (performance.now() >= until) {
-          onProgress?.(done - 1, files.length);
-          for (let turn = 0; turn < READ_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
-          if (isCancelled?.()) return done - 1;
-          until = performance.now() + READ_SLICE_MS;
+    const read = async (files: readonly string[]): Promise<boolean> => {
+      let at = 0;
+      for await (const batch of listing.reader.read(files)) {
+        for (const bytes of batch) {
+          const file = files[at++] ?? "";
+          done++;
+          // Read for a few milliseconds at a time, then let requests and cancellation in.
+          if (performance.now() >= until) {
+            onProgress?.(done - 1, total);
+            for (let turn = 0; turn < READ_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+            if (isCancelled?.()) return false;
+            until = performance.now() + READ_SLICE_MS;
+          }
+          if (bytes === undefined) continue;
+          const uri = uriFromPath(file);
+          if (shouldRead(uri)) namespace.set(uri, DECODER.decode(bytes));
         }
-        if (bytes === undefined) continue;
-        const uri = uriFromPath(file);
-        if (shouldRead(uri)) namespace.set(uri, DECODER.decode(bytes));
       }
-    }
-    onProgress?.(done, files.length);
+      return true;
+    };
+    if (!(await read(first))) return done - 1;
+    const firstFiles = new Set(first);
+    const rest = (await whole).filter((file) => !firstFiles.has(file));
+    total += rest.length;
+    if (!(await read(rest))) return done - 1;
+    onProgress?.(done, total);
     return done;
   } finally {
-    reader.close();
+    listing.close();
   }
 }
 

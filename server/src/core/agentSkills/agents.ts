@@ -71,10 +71,13 @@ const SKILL_FOLDERS: readonly { readonly folder: string; readonly readers: reado
  * library like anthropics/skills, a plugin) may be read by any agent: undefined.
  */
 export function agentsReadingSkill(uri: string): readonly AgentId[] | undefined {
-  const segments = uri.replace(/[?#].*$/, "").split("/");
-  // …/<agent folder>/skills/<name>/SKILL.md
-  const agentFolder = segments[segments.length - 4];
-  if (segments[segments.length - 3] !== "skills" || agentFolder === undefined) return undefined;
+  const path = uri.includes("?") || uri.includes("#") ? uri.replace(/[?#].*$/, "") : uri;
+  // …/<agent folder>/skills/<name>/SKILL.md: the two folders above the skill's, found from the end (every SKILL.md is asked).
+  const last = path.lastIndexOf("/");
+  const name = last > 0 ? path.lastIndexOf("/", last - 1) : -1;
+  const skills = name > 0 ? path.lastIndexOf("/", name - 1) : -1;
+  if (skills < 0 || path.slice(skills + 1, name) !== "skills") return undefined;
+  const agentFolder = path.slice(skills > 0 ? path.lastIndexOf("/", skills - 1) + 1 : 0, skills);
   return SKILL_FOLDERS.find((entry) => entry.folder === agentFolder)?.readers;
 }
 

@@ -14,10 +14,12 @@ const INSTRUCTION_FILES = new Set(["CLAUDE.md", "AGENTS.md"]);
 const AGENT_FOLDERS = new Set([".claude", ".agents", ".codex", "skills"]);
 
 function pathOf(uri: string): string {
-  return uri.replace(/[?#].*$/, "");
+  return uri.includes("?") || uri.includes("#") ? uri.replace(/[?#].*$/, "") : uri;
 }
 
 function decoded(segment: string): string {
+  // Most names have no escape: every file of a workspace is classified more than once.
+  if (!segment.includes("%")) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -29,6 +31,24 @@ function decoded(segment: string): string {
 export function segmentsOf(uri: string): string[] {
   const path = pathOf(uri).replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "");
   return path.split("/").filter((segment) => segment !== "").map(decoded);
+}
+
+/**
+ * The last `count` decoded path segments of a URI (fewer when it has fewer): {@link segmentsOf}'s end, without
+ * splitting and decoding the folders above them.
+ */
+function lastSegments(uri: string, count: number): string[] {
+  const path = pathOf(uri);
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path)?.[0].length ?? 0;
+  const last: string[] = [];
+  let end = path.length;
+  while (last.length < count && end > authority) {
+    const slash = path.lastIndexOf("/", end - 1);
+    const start = Math.max(slash + 1, authority);
+    if (start < end) last.unshift(decoded(path.slice(start, end)));
+    end = slash < authority ? authority : slash;
+  }
+  return last;
 }
 
 /**
@@ -44,14 +64,14 @@ function fileNameOf(uri: string): string | undefined {
 export function isAgentSkillUri(uri: string): boolean {
   const name = fileNameOf(uri);
   if (name !== undefined && name !== AGENT_SKILL_FILE) return false;
-  const segments = segmentsOf(uri);
-  return segments.length >= 3 && segments[segments.length - 1] === AGENT_SKILL_FILE && segments[segments.length - 3] === "skills";
+  const segments = lastSegments(uri, 3);
+  return segments.length === 3 && segments[2] === AGENT_SKILL_FILE && segments[0] === "skills";
 }
 
 /** The handle of an Agent Skill: its folder's name. */
 export function agentSkillHandle(uri: string): string {
-  const segments = segmentsOf(uri);
-  return segments[segments.length - 2] ?? "";
+  const segments = lastSegments(uri, 2);
+  return segments.length === 2 ? (segments[0] ?? "") : "";
 }
 
 /** The URI of the folder that holds a SKILL.md. */

@@ -127,7 +127,8 @@ class ProseReference implements Reference {
     // Shared copies, not slices: a slice would keep the whole file's text alive.
     this.written = interned(written);
     this.inCode = inCode;
-    this.slug = interned(written.toLowerCase());
+    const slug = written.toLowerCase();
+    this.slug = slug === written ? this.written : interned(slug);
     this.start = start;
     this.end = end;
     this.place = place;

@@ -1,0 +1,87 @@
+/**
+ * A workspace of Agent Skills' folders is read without listing each folder first: a skill folder's SKILL.md is
+ * read straight away and the folder listed meanwhile. Everything else a skill folder holds is still found (its
+ * other Markdown, a `.skill.md` in it, a nested `skills/` folder, a lower-case skill.md), a folder without
+ * SKILL.md is no skill, the ignore rules hold inside skill folders, and a SKILL.md created after the start in a
+ * folder that had none is a skill once its file event comes.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { test } from "node:test";
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { TestClient, removeWorkspace, uriOf } from "./harness.js";
+
+/** More skill folders than one listing message to the reading thread holds. */
+const FILLERS = 700;
+
+function skill(name: string, body: string): string {
+  return `---\nname: ${name}\ndescription: The ${name} skill, for the test.\n---\n# ${name}\n\n${body}\n`;
+}
+
+test("a workspace of skill folders: every file in them found, folders without SKILL.md no skill, ignore rules kept", { timeout: 120_000 }, async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-folders-"));
+  const write = (relative: string, text: string) => {
+    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
+    writeFileSync(path.join(folder, relative), text);
+  };
+  for (let i = 0; i < FILLERS; i++) write(`skills/filler-${i}/SKILL.md`, skill(`filler-${i}`, `Then /filler-${(i + 1) % FILLERS}.`));
+  write("skills/alpha/SKILL.md", skill("alpha", "Use /loose, /nested-gamma and /beta."));
+  write("skills/alpha/reference.md", "# Reference\n\nAsk /alpha, or /missing-one.\n");
+  write("skills/alpha/scripts/run.sh", "echo /not-read\n");
+  write("skills/alpha/loose.skill.md", "---\nsummary: A skill file inside a skill folder\n---\n# Loose\n");
+  write("skills/alpha/deep/skills/nested-gamma/SKILL.md", skill("nested-gamma", "Back to /alpha."));
+  write("skills/beta/notes.md", "# Notes\n\nNo skill here yet; see /alpha.\n");
+  write("skills/lower/skill.md", skill("lower", "Written in lower case."));
+  mkdirSync(path.join(folder, "skills/folder-named/SKILL.md"), { recursive: true });
+  write("skills/hidden/SKILL.md", skill("hidden", "Ignored, so never read: /missing-two."));
+  write("skills/alpha/private.md", "Ignored too: /missing-three.\n");
+  write(".skillignore", "skills/hidden/\nprivate.md\n");
+
+  const client = await TestClient.start({ folders: [folder] });
+  try {
+    const workspaceReport = async () => {
+      const report = await client.connection.sendRequest<{ items: { uri: string; items: Diagnostic[] }[] }>("workspace/diagnostic", { previousResultIds: [] });
+      return new Map(report.items.map((item) => [item.uri, item.items]));
+    };
+    const codes = (items: Diagnostic[] | undefined) => (items ?? []).map((diagnostic) => `${String(diagnostic.code)} ${diagnostic.message.split(" ")[0] ?? ""}`.trim());
+    const unknown = (items: Diagnostic[] | undefined) => codes(items).filter((code) => code.startsWith("unknown-"));
+    const at = (relative: string) => uriOf(path.join(folder, relative));
+
+    const report = await workspaceReport();
+    const found = [
+      "skills/alpha/SKILL.md",
+      "skills/alpha/reference.md",
+      "skills/alpha/loose.skill.md",
+      "skills/alpha/deep/skills/nested-gamma/SKILL.md",
+      "skills/beta/notes.md",
+      "skills/lower/skill.md",
+    ];
+    for (const relative of found) assert.ok(report.has(at(relative)), `${relative} is found`);
+    for (const relative of ["skills/alpha/scripts/run.sh", "skills/folder-named/SKILL.md", "skills/hidden/SKILL.md", "skills/alpha/private.md", "skills/beta/SKILL.md"]) {
+      assert.equal(report.has(at(relative)), false, `${relative} is not read`);
+    }
+    assert.equal(report.size, FILLERS + found.length, "every filler skill and nothing else");
+    // The skills inside alpha's folder exist; beta, a folder without SKILL.md, does not.
+    assert.deepEqual(unknown(report.get(at("skills/alpha/SKILL.md"))), ["unknown-reference /beta"]);
+    assert.deepEqual(unknown(report.get(at("skills/alpha/reference.md"))), ["unknown-reference /missing-one"]);
+    assert.deepEqual(unknown(report.get(at("skills/alpha/deep/skills/nested-gamma/SKILL.md"))), []);
+    assert.ok(codes(report.get(at("skills/lower/skill.md"))).some((code) => code.startsWith("lower-case-skill-file")), "the lower-case skill.md is reported");
+    assert.deepEqual(unknown(report.get(at(`skills/filler-${FILLERS - 1}/SKILL.md`))), []);
+
+    // A SKILL.md created later in beta's folder is a skill once its file event comes.
+    write("skills/beta/SKILL.md", skill("beta", "Now a skill."));
+    await client.connection.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri: at("skills/beta/SKILL.md"), type: 1 }] });
+    let after = await workspaceReport();
+    for (let round = 0; round < 50 && !after.has(at("skills/beta/SKILL.md")); round++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await workspaceReport();
+    }
+    assert.ok(after.has(at("skills/beta/SKILL.md")), "the new SKILL.md is read");
+    assert.deepEqual(unknown(after.get(at("skills/alpha/SKILL.md"))), [], "/beta now names a skill");
+  } finally {
+    await client.stop();
+    removeWorkspace(folder);
+  }
+});

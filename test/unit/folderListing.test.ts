@@ -1,0 +1,113 @@
+/**
+ * The listing in two steps (FolderListing): its whole listing is exactly what the one-step walk finds, on the
+ * repository's fixtures and on a tree of skill folders with links, loops, ignore rules and odd entries; its first
+ * step holds each skill folder's SKILL.md before the folder is listed. The reading thread lists folders as the
+ * calling thread does.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { test } from "node:test";
+import { BackgroundReader } from "../../server/src/node/backgroundReader.js";
+import { listFolderEntriesSync } from "../../server/src/node/folderEntries.js";
+import { FolderListing, findWorkspaceFiles } from "../../server/src/node/workspaceFiles.js";
+
+const REPO = path.resolve(__dirname, "../..");
+
+function tree(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-listing-"));
+  const write = (relative: string, text = "# x\n") => {
+    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
+    writeFileSync(path.join(folder, relative), text);
+  };
+  for (let i = 0; i < 300; i++) write(`skills/s-${i}/SKILL.md`);
+  write("skills/a/reference.md");
+  write("skills/a/scripts/tool.py");
+  write("skills/a/templates/form.md");
+  write("skills/a/inner.skill.md");
+  write("skills/a/more/skills/b/SKILL.md");
+  write("skills/no-skill/notes.md");
+  write("skills/lower/skill.md");
+  write("skills/ignored/SKILL.md");
+  write("skills/c/drafts/SKILL.md");
+  write("skills/direct.skill.md");
+  write("CLAUDE.md");
+  write(".skillignore", "skills/ignored/\ndrafts/\n");
+  mkdirSync(path.join(folder, "skills/dir-named/SKILL.md"), { recursive: true });
+  execFileSync("mkfifo", [path.join(folder, "skills/a/pipe.md")]);
+  write("outside/linked/SKILL.md");
+  symlinkSync(path.join(folder, "outside/linked"), path.join(folder, "skills/linked"), "dir");
+  symlinkSync(path.join(folder, "skills"), path.join(folder, "skills/a/loop"), "dir");
+  symlinkSync(path.join(folder, "missing"), path.join(folder, "skills/a/broken.md"));
+  symlinkSync(path.join(folder, "skills/a/reference.md"), path.join(folder, "skills/a/link.md"));
+  return folder;
+}
+
+async function bothSteps(folder: string): Promise<{ first: readonly string[]; whole: readonly string[] }> {
+  const listing = new FolderListing([folder]);
+  try {
+    return { first: await listing.first, whole: await listing.whole };
+  } finally {
+    listing.close();
+  }
+}
+
+test("the whole listing is what the one-step walk finds", async () => {
+  const folder = tree();
+  try {
+    for (const root of [folder, path.join(REPO, "test/fixtures/agent-skills"), path.join(REPO, "examples")]) {
+      const { whole } = await bothSteps(root);
+      assert.deepEqual(whole, await findWorkspaceFiles(root), root);
+    }
+    const { whole } = await bothSteps(folder);
+    const relative = new Set(whole.map((file) => path.relative(folder, file)));
+    for (const expected of ["skills/a/reference.md", "skills/a/templates/form.md", "skills/a/inner.skill.md", "skills/a/more/skills/b/SKILL.md", "skills/no-skill/notes.md", "skills/lower/skill.md", "skills/linked/SKILL.md", "skills/a/link.md", "CLAUDE.md"]) {
+      assert.ok(relative.has(expected), expected);
+    }
+    for (const left of ["skills/ignored/SKILL.md", "skills/c/drafts/SKILL.md", "skills/dir-named/SKILL.md", "skills/a/pipe.md", "skills/a/broken.md", "skills/no-skill/SKILL.md"]) assert.ok(!relative.has(left), left);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("the first step has each skill folder's SKILL.md, there or not, and none the rules leave out", async () => {
+  const folder = tree();
+  try {
+    const { first, whole } = await bothSteps(folder);
+    const relative = new Set(first.map((file) => path.relative(folder, file)));
+    for (let i = 0; i < 300; i++) assert.ok(relative.has(`skills/s-${i}/SKILL.md`));
+    assert.ok(relative.has("skills/no-skill/SKILL.md"), "a candidate: reading it answers that it is not there");
+    assert.ok(relative.has("skills/direct.skill.md") && relative.has("CLAUDE.md"));
+    assert.ok(!relative.has("skills/ignored/SKILL.md"));
+    assert.ok(!relative.has("skills/a/reference.md"), "a skill folder's other files come with its listing");
+    assert.deepEqual([...first].sort(), first, "sorted");
+    const wholeFiles = new Set(whole);
+    assert.deepEqual(
+      first.filter((file) => !wholeFiles.has(file)).map((file) => path.relative(folder, file)).sort(),
+      ["skills/a/SKILL.md", "skills/c/SKILL.md", "skills/dir-named/SKILL.md", "skills/lower/SKILL.md", "skills/no-skill/SKILL.md"],
+      "the candidates that are no files: the folders without SKILL.md, and a folder named so",
+    );
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("the reading thread lists folders as the calling thread does", async () => {
+  const folder = tree();
+  try {
+    const folders = ["skills/a", "skills", "missing", "skills/a/scripts", "skills/linked"].map((relative) => path.join(folder, relative));
+    const reader = new BackgroundReader(1000);
+    try {
+      assert.equal(reader.threaded, true, "the thread started");
+      const listed = await reader.list(folders);
+      assert.deepEqual(listed, listFolderEntriesSync(folders));
+      assert.equal(listed.counts[2], -1, "a missing folder");
+    } finally {
+      reader.close();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
