@@ -42,13 +42,24 @@ export class BackgroundReader {
   readonly #waiting = new Map<number, (answer: FileBatch | FolderEntries | undefined) => void>();
   #nextId = 0;
 
-  /** `limit`: the most bytes a file gives (one more says it is too large). */
+  /** The thread is still to be started, on first use. */
+  #pending: boolean;
+
+  /**
+   * `limit`: the most bytes a file gives (one more says it is too large). The thread starts when first used: a
+   * server lists its folders at `initialize`, and a thread booting then takes a core from the open editors' answers.
+   */
   constructor(limit: number) {
     this.#limit = limit;
-    if (process.env.SKILL_LSP_READER === "main") return;
+    this.#pending = process.env.SKILL_LSP_READER !== "main";
+  }
+
+  #thread(): Worker | undefined {
+    if (!this.#pending) return this.#worker;
+    this.#pending = false;
     try {
       const worker = startWorker();
-      if (!worker) return;
+      if (!worker) return undefined;
       // A reader must never keep a process alive: the command line exits when its work is done.
       worker.unref();
       worker.on("message", (response: ReadResponse | ListResponse) => {
@@ -68,11 +79,12 @@ export class BackgroundReader {
     } catch {
       this.#worker = undefined;
     }
+    return this.#worker;
   }
 
-  /** True while the reading thread runs (false: every batch is read on the calling thread). */
+  /** True while the reading thread runs, started now if it was still to be (false: every batch is read on the calling thread). */
   get threaded(): boolean {
-    return this.#worker !== undefined;
+    return this.#thread() !== undefined;
   }
 
   /**
@@ -105,7 +117,7 @@ export class BackgroundReader {
    * files asked before and after: whoever lists many folders asks a few hundred at a time.
    */
   async list(folders: readonly string[]): Promise<FolderEntries> {
-    const worker = this.#worker;
+    const worker = folders.length === 0 ? this.#worker : this.#thread();
     if (!worker || folders.length === 0) return listFolderEntriesSync(folders);
     const id = this.#nextId++;
     const request: ListRequest = { id, list: folders.join("\0") };
@@ -118,13 +130,14 @@ export class BackgroundReader {
 
   /** Stops the thread; batches still asked for are read on this thread if anyone waits for them. */
   close(): void {
+    this.#pending = false;
     const worker = this.#worker;
     this.#worker = undefined;
     void worker?.terminate();
   }
 
   #ask(paths: readonly string[], spare: ArrayBuffer | undefined): Promise<FileBatch | undefined> {
-    const worker = this.#worker;
+    const worker = this.#thread();
     if (!worker) return Promise.resolve(undefined);
     const id = this.#nextId++;
     const request: ReadRequest = { id, paths: paths.join("\0"), limit: this.#limit, ...(spare ? { spare } : {}) };
