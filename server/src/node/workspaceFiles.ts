@@ -225,7 +225,7 @@ export class FolderListing {
   readonly whole: Promise<readonly string[]>;
 
   constructor(folders: readonly string[]) {
-    // Started before the folders are listed: the thread boots meanwhile.
+    // Its thread starts when the listing first asks it to list or read (see BackgroundReader).
     this.reader = new BackgroundReader(MAX_READ_BYTES);
     const walks = Promise.all(
       folders.map(async (folder) => {
