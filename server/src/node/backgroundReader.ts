@@ -1,7 +1,5 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import * as path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startBundledWorker } from "./bundledWorker.js";
 import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
 import { listFolderEntriesSync, type FolderEntries, type ListRequest, type ListResponse } from "./folderEntries.js";
 
@@ -10,24 +8,8 @@ const BATCH_FILES = 128;
 /** Batches asked for ahead of the one being parsed: the reader never waits, and at most a few hundred files' bytes wait in memory. */
 const BATCHES_AHEAD = 3;
 
-/**
- * Starts the reading thread: the built script beside the bundle (dist/reader-worker.js), or, when the server
- * runs from its TypeScript source (the tests), that source through the same TypeScript loader. Undefined
- * when neither is there.
- */
 function startWorker(): Worker | undefined {
-  if (typeof __dirname !== "string") return undefined;
-  const built = path.join(__dirname, "reader-worker.js");
-  if (existsSync(built)) return new Worker(built);
-  const source = path.join(__dirname, "readerWorker.ts");
-  if (!existsSync(source)) return undefined;
-  let loader: string;
-  try {
-    loader = createRequire(__filename).resolve("tsx/cjs");
-  } catch {
-    return undefined;
-  }
-  return new Worker(`require(${JSON.stringify(loader)}); require(${JSON.stringify(source)});`, { eval: true });
+  return startBundledWorker("reader-worker.js", "readerWorker.ts");
 }
 
 /**

@@ -1,8 +1,6 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import * as path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startBundledWorker } from "./bundledWorker.js";
 import type { PairFinder } from "../core/menuCompetition.js";
 import type { JoinInput } from "../core/similarityIndex.js";
 import type { JoinIndexParts, JoinReply, JoinRequest } from "./joinMessages.js";
@@ -10,23 +8,8 @@ import type { JoinIndexParts, JoinReply, JoinRequest } from "./joinMessages.js";
 /** Below this many summaries the join takes less than starting a thread does. */
 const MINIMUM_SETS = 2_000;
 
-/**
- * Starts a join thread: the built script beside the bundle (dist/join-worker.js), or, when the server runs from
- * its TypeScript source (the tests), that source through the same TypeScript loader. Undefined when neither is there.
- */
 function startWorker(): Worker | undefined {
-  if (typeof __dirname !== "string") return undefined;
-  const built = path.join(__dirname, "join-worker.js");
-  if (existsSync(built)) return new Worker(built);
-  const source = path.join(__dirname, "joinWorker.ts");
-  if (!existsSync(source)) return undefined;
-  let loader: string;
-  try {
-    loader = createRequire(__filename).resolve("tsx/cjs");
-  } catch {
-    return undefined;
-  }
-  return new Worker(`require(${JSON.stringify(loader)}); require(${JSON.stringify(source)});`, { eval: true });
+  return startBundledWorker("join-worker.js", "joinWorker.ts");
 }
 
 export interface ThreadedJoinOptions {
