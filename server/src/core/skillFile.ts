@@ -405,9 +405,6 @@ class ReleasedSkill implements SkillFile {
   }
 }
 
-/** One empty list for every released skill's empty lists: most skills have no examples, near misses or problems. */
-const NONE: readonly never[] = Object.freeze([]);
-
 /** The skill without its text (see ReleasedSkill); a skill already released is answered as it is. */
 export function releaseText(skill: SkillFile, load: TextLoader): SkillFile {
   return skill instanceof ReleasedSkill ? skill : new ReleasedSkill(skill, load);
@@ -458,12 +455,13 @@ export function skillBodyFingerprint(skill: SkillFile): number {
 
 /** The slugs every mention of which is in inline code (usually none: an empty array is shared). */
 function codeOnlySlugs(mentions: readonly Mention[]): readonly string[] {
-  if (!mentions.some((mention) => mention.inCode)) return NO_SLUGS;
+  if (!mentions.some((mention) => mention.inCode)) return NONE;
   const inProse = new Set(mentions.filter((mention) => !mention.inCode).map((mention) => mention.slug));
   return uniqueSlugs(mentions.filter((mention) => mention.inCode && !inProse.has(mention.slug)));
 }
 
-const NO_SLUGS: readonly string[] = Object.freeze([]);
+/** One empty list for every skill's empty lists: most skills have no examples, near misses, problems or code-only slugs. */
+const NONE: readonly never[] = Object.freeze([]);
 
 function invalidHandleProblem(handle: string, lines: LineMap): CoreDiagnostic {
   return {

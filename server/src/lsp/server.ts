@@ -86,12 +86,7 @@ const REFRESH_DELAY_MS = 40;
 
 /** Files looked at between two turns of the event loop while the workspace report is made. */
 const WORKSPACE_REPORT_YIELD = 1000;
-/**
- * The most files, and diagnostics, in one part of the workspace report when the client takes it in parts. A
- * part stays well under V8's large-object size once encoded, so its objects and its JSON die young: with parts
- * of 1,000 warned files (about 1 MB each) the garbage of 45,000 files' warnings piled up in the old space, and
- * the server's resident memory doubled until the next full collection.
- */
+/** The most files, and diagnostics, in one part of the workspace report when the client takes it in parts. */
 const WORKSPACE_REPORT_PART_FILES = 1000;
 const WORKSPACE_REPORT_PART_DIAGNOSTICS = 100;
 /** How long a typed unknown mention under the cursor waits before it is reported, when no other edit comes. */
@@ -329,8 +324,9 @@ export class SkillServer {
               items = [];
               diagnosticsInPart = 0;
               reported = true;
-              // The writer encodes a message in a later turn: until then the part is alive, so parts made in one
-              // turn would outlive the young generation together and be promoted as garbage.
+              // The writer encodes a message in a later turn, and the part lives until then: parts made in one turn
+              // outlived the young generation together, and 45,000 warned files' parts doubled the resident memory
+              // until the next full collection. A turn after each part lets it go.
               await new Promise((resolve) => setImmediate(resolve));
               if (token.isCancellationRequested) return { items: [] };
             }
