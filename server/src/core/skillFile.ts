@@ -156,6 +156,9 @@ export const MAX_SKILL_CHARS = 1_000_000;
 /** A summary is a menu entry: one to three lines. */
 const MAX_SUMMARY_LINES = 3;
 
+/** One empty list for every skill's empty lists: most skills have no examples, near misses, problems or code-only slugs. */
+const NONE: readonly never[] = Object.freeze([]);
+
 /** The handle a file's URI gives: its file name without `.skill.md`, percent-decoded. */
 export function handleFromUri(uri: string): string {
   const path = uri.replace(/[?#].*$/, "");
@@ -459,9 +462,6 @@ function codeOnlySlugs(mentions: readonly Mention[]): readonly string[] {
   const inProse = new Set(mentions.filter((mention) => !mention.inCode).map((mention) => mention.slug));
   return uniqueSlugs(mentions.filter((mention) => mention.inCode && !inProse.has(mention.slug)));
 }
-
-/** One empty list for every skill's empty lists: most skills have no examples, near misses, problems or code-only slugs. */
-const NONE: readonly never[] = Object.freeze([]);
 
 function invalidHandleProblem(handle: string, lines: LineMap): CoreDiagnostic {
   return {
