@@ -26,13 +26,21 @@ export class LineMap {
   constructor(text: string) {
     const lines: number[] = [];
     let start = 0;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === 13 /* \r */ || code === 10 /* \n */) {
-        const crlf = code === 13 && text.charCodeAt(i + 1) === 10;
-        if (crlf) i++;
-        lines.push(start * 4 + (crlf ? 2 : 1));
+    if (text.indexOf("\r") === -1) {
+      // Nearly every text: `indexOf` finds each break many times faster than a loop over every character.
+      for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", start)) {
+        lines.push(start * 4 + 1);
         start = i + 1;
+      }
+    } else {
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code === 13 /* \r */ || code === 10 /* \n */) {
+          const crlf = code === 13 && text.charCodeAt(i + 1) === 10;
+          if (crlf) i++;
+          lines.push(start * 4 + (crlf ? 2 : 1));
+          start = i + 1;
+        }
       }
     }
     lines.push(start * 4);

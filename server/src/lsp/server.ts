@@ -485,7 +485,8 @@ export class SkillServer {
         ...(first ? { listing: first.listing, beforeRead: () => this.#quietStart() } : {}),
         onProgress: (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
         isCancelled: () => progress?.token.isCancellationRequested ?? false,
-        shouldRead: (uri) => !isOpen(uri) && this.#isWorkspaceFile(uri) && !listing?.wasRead(uri),
+        // The listing applied the ignore rules and the names the server reads already.
+        shouldRead: (uri) => !isOpen(uri) && !listing?.wasRead(uri),
         onListed: (files) => {
           // The first listing's workspace was made when it came (its `then` runs before this one).
           listing = (first && this.#listed) || this.#listedNow(files);

@@ -17,8 +17,15 @@ export function canonicalUri(uri: string): string {
 }
 
 export function uriFromPath(filePath: string): string {
+  // An absolute POSIX path of unreserved characters only is its URI as it stands (the first index asks this of every file).
+  if (PLAIN_PATH.test(filePath) && !DOT_SEGMENT.test(filePath)) return `file://${filePath}`;
   return URI.file(path.resolve(filePath)).toString();
 }
+
+/** A POSIX absolute path whose every character a file URI keeps as it is. */
+const PLAIN_PATH = path.sep === "/" ? /^(?:\/[A-Za-z0-9._~-]+)+$/ : /(?!)/;
+/** A `.` or `..` segment, which path.resolve would take out. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
 export function pathFromUri(uri: string): string {
   return URI.parse(uri).fsPath;

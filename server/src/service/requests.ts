@@ -41,6 +41,9 @@ const statusCache = new WeakMap<Namespace, { readonly menuGeneration: number; re
 export function status(namespace: Namespace, countTokens: TokenCounter, indexing: boolean): NamespaceStatus {
   const cached = statusCache.get(namespace);
   if (cached && cached.menuGeneration === namespace.menuGeneration && cached.countTokens === countTokens) return { ...cached.status, indexing };
+  // While the first index runs the status is sent every few hundred milliseconds: the menu's size, a pass over
+  // every skill, waits for the end (100,000 skills: 150 ms of the index's time); the count stays current.
+  if (cached && indexing) return { ...cached.status, skills: namespace.skillCount, indexing };
   // Without a tokenizer the size follows from the length alone: no need to write the whole prompt.
   let menu: { readonly skills: number; readonly label: string };
   if (countTokens) {
