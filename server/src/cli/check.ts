@@ -49,8 +49,25 @@ export const checkVerb: Verb = {
   },
 };
 
+/** Characters of text output gathered into one write. */
+const OUTPUT_CHUNK = 65_536;
+
 function write(format: CheckFormat, files: number, found: readonly FileDiagnostic[], out: (line: string) => void): void {
-  if (format === "text") for (const line of textReport(found)) out(line);
+  if (format === "text") {
+    // Lines go out joined, about 64 KB at a time: one write a line was 0.7 s of 146,000 lines' check.
+    let chunk: string[] = [];
+    let size = 0;
+    for (const line of textReport(found)) {
+      chunk.push(line);
+      size += line.length + 1;
+      if (size >= OUTPUT_CHUNK) {
+        out(chunk.join("\n"));
+        chunk = [];
+        size = 0;
+      }
+    }
+    if (chunk.length > 0) out(chunk.join("\n"));
+  }
   else if (format === "json") out(JSON.stringify(jsonReport(TOOL, files, found), null, 2));
   else out(JSON.stringify(sarifReport(TOOL, uriFromPath(process.cwd()), found), null, 2));
 }
