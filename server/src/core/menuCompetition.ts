@@ -290,6 +290,14 @@ export class MenuCompetition {
     return affected;
   }
 
+  /** False when {@link diagnose} surely answers nothing for the skill (true: it may warn, or build the index to tell). */
+  mayWarn(skill: SkillFile): boolean {
+    if (!competesOnMenu(skill) || this.#state === "deferred" || this.#state === "building") return false;
+    if (this.#state === "idle") return true;
+    const found = this.#closest.get(skill.uri);
+    return found === undefined || found.closest.length > 0;
+  }
+
   /** The skill's `menu-similar` warnings, one per close neighbour (at most {@link MAX_SIMILAR_REPORTED}). */
   diagnose(skill: SkillFile, lookup: (uri: string) => SkillFile | undefined): CoreDiagnostic[] {
     if (!competesOnMenu(skill)) return [];

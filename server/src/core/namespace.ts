@@ -61,6 +61,9 @@ interface Claim {
   readonly advertised: boolean;
 }
 
+/** Up to this many mentions, a file's repeated slugs are found by comparing each with those before it. */
+const FEW_MENTIONS = 32;
+
 /** The diagnostics of a file without problems, shared: most files have none. */
 const NO_DIAGNOSTICS: readonly CoreDiagnostic[] = Object.freeze([]);
 
@@ -132,6 +135,39 @@ export class Namespace {
     return this.setSkill(uri, text);
   }
 
+  /**
+   * {@link set} for the first index, which reads every file and diagnoses them all after: no file to diagnose
+   * again is worked out (a skill mentioned by 1,000 files would list them at each of its claimants), and every
+   * cached diagnosis is dropped instead, so one asked for meanwhile is never stale.
+   */
+  load(uri: string, text: string): void {
+    if (isConfigUri(uri) || (!isAgentSkillUri(uri) && isAgentDocumentUri(uri))) {
+      this.set(uri, text);
+      return;
+    }
+    const previous = this.#skills.get(uri);
+    if (previous && holdsText(previous) && previous.text === text) {
+      this.setSkill(uri, text);
+      return;
+    }
+    const next = this.#parsed(uri, text);
+    if (previous) this.#unindexSkill(previous);
+    this.#skills.set(uri, next);
+    this.#indexSkill(next);
+    this.#competition.change(uri, previous, next);
+    this.#menuGeneration++;
+    this.#generation++;
+    if (this.#diagnostics.size > 0) this.#diagnostics.clear();
+  }
+
+  /** A skill's text parsed, and released once parsed unless an editor has it open. */
+  #parsed(uri: string, text: string): SkillFile {
+    const parsed = isAgentSkillUri(uri) ? parseAgentSkill(uri, text) : parseSkillFile(uri, text);
+    // Where the text goes once parsed: back to the disk, unless an editor has the file open.
+    const load = this.#holding && !this.#holding.isOpen(uri) ? this.#holding.load : undefined;
+    return load ? releaseText(parsed, load) : parsed;
+  }
+
   /** True when `/name` names a command: one of the user's command files, or an agent's built-in command. */
   isCommand(name: string): boolean {
     const key = slugKey(name);
@@ -140,7 +176,6 @@ export class Namespace {
 
   setSkill(uri: string, text: string): Set<string> {
     const previous = this.#skills.get(uri);
-    // Where the text goes once parsed: back to the disk, unless an editor has the file open.
     const load = this.#holding && !this.#holding.isOpen(uri) ? this.#holding.load : undefined;
     // A released text is not read back to compare: parsing again is cheaper than reading the file.
     if (previous && holdsText(previous) && previous.text === text) {
@@ -148,8 +183,7 @@ export class Namespace {
       if (load) this.#skills.set(uri, releaseText(previous, load));
       return new Set();
     }
-    const parsed = isAgentSkillUri(uri) ? parseAgentSkill(uri, text) : parseSkillFile(uri, text);
-    const next = load ? releaseText(parsed, load) : parsed;
+    const next = this.#parsed(uri, text);
     const affected = new Set<string>([uri]);
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
@@ -495,7 +529,18 @@ export class Namespace {
   #indexSkill(skill: SkillFile): void {
     if (skill.validHandle) this.#claimants.add(skill.slug, skill.uri);
     this.#byLowerHandle.add(skill.slug, skill.uri);
-    for (const mention of skill.mentions) this.#mentioners.add(mention.slug, skill.uri);
+    const mentions = skill.mentions;
+    if (mentions.length > FEW_MENTIONS) {
+      for (const slug of new Set(mentions.map((mention) => mention.slug))) this.#mentioners.add(slug, skill.uri);
+      return;
+    }
+    for (let i = 0; i < mentions.length; i++) {
+      const slug = (mentions[i] as Mention).slug;
+      // A slug the file mentioned before is in already: a few mentions, compared, cost less than the index's look-up.
+      let again = false;
+      for (let j = 0; j < i && !again; j++) again = (mentions[j] as Mention).slug === slug;
+      if (!again) this.#mentioners.add(slug, skill.uri);
+    }
   }
 
   #unindexSkill(skill: SkillFile): void {
@@ -549,6 +594,7 @@ export class Namespace {
   }
 
   #diagnoseSkill(skill: SkillFile): readonly CoreDiagnostic[] {
+    if (this.#isPlainlyClean(skill)) return NO_DIAGNOSTICS;
     const diagnostics: CoreDiagnostic[] = [...skill.problems];
     // Most skills hold their handle alone, and most mentions name an enabled skill as written: nothing to build for those.
     if (skill.validHandle && (this.tool(skill.slug) || typeof this.#claimants.get(skill.slug) !== "string")) {
@@ -580,6 +626,18 @@ export class Namespace {
     for (const mention of skill.mentions) if (quiet || !this.#namesEnabledSkill(mention)) diagnostics.push(...this.#diagnoseMention(mention, quiet, skill.uri));
     diagnostics.push(...this.#competition.diagnose(skill, (uri) => this.#skills.get(uri)));
     return diagnostics;
+  }
+
+  /**
+   * True for most skills of a workspace, cheaply and without building anything: no problems of its own, the sole
+   * claimant of a handle no tool has, every mention in lower case naming an enabled skill, and off the menu's
+   * comparison (or on it with nobody alike). False means: look closer.
+   */
+  #isPlainlyClean(skill: SkillFile): boolean {
+    if (skill.problems.length > 0 || skill.format.quietReferences || !skill.validHandle) return false;
+    if (typeof this.#claimants.get(skill.slug) !== "string" || this.tool(skill.slug)) return false;
+    for (const mention of skill.mentions) if (!this.#namesEnabledSkill(mention)) return false;
+    return !this.#competition.mayWarn(skill);
   }
 
   /**

@@ -7,6 +7,7 @@
  *
  * Finding the pairs is in similarityIndex.ts; the diagnostics they give, in menuCompetition.ts.
  */
+import { detached } from "./text.js";
 
 /**
  * Summaries at or above this cosine get `menu-similar`. For two summaries of equal length it means that 70% of
@@ -68,12 +69,37 @@ export function stem(word: string): string {
 /** The terms of a summary: its content words, stemmed, unique, sorted. */
 export function summaryTerms(text: string): string[] {
   const terms = new Set<string>();
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (word.length < 2 || STOP_WORDS.has(word) || !/\p{L}/u.test(word)) continue;
-    const stemmed = stem(word);
-    if (!STOP_WORDS.has(stemmed)) terms.add(stemmed);
+  for (const word of text.toLowerCase().match(WORD) ?? []) {
+    const term = termOf(word);
+    if (term !== "") terms.add(term);
   }
   return [...terms].sort();
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const LETTER = /\p{L}/u;
+
+/**
+ * Each word's term as {@link summaryTerms} finds it ("" for none), remembered: a library's summaries share a
+ * vocabulary of a few thousand words, and stemming each of 100,000 summaries' words again was most of their cost.
+ */
+const termsOfWords = new Map<string, string>();
+/** Past this many words the memory starts again: it is a saving, not a registry. */
+const MAX_REMEMBERED_WORDS = 100_000;
+
+function termOf(word: string): string {
+  const known = termsOfWords.get(word);
+  if (known !== undefined) return known;
+  let term = "";
+  if (word.length >= 2 && !STOP_WORDS.has(word) && LETTER.test(word)) {
+    const stemmed = stem(word);
+    if (!STOP_WORDS.has(stemmed)) term = stemmed;
+  }
+  if (termsOfWords.size >= MAX_REMEMBERED_WORDS) termsOfWords.clear();
+  // Copies, not slices: a long word cut from a summary would keep the summary alive here.
+  term = detached(term);
+  termsOfWords.set(detached(word), term);
+  return term;
 }
 
 /** The cosine of two sorted term sets (as binary vectors): shared terms / √(|a|·|b|); 0 when either is empty. */

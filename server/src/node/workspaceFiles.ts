@@ -356,7 +356,7 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
           }
           if (bytes === undefined) continue;
           const uri = uriFromPath(file);
-          if (shouldRead(uri)) namespace.set(uri, DECODER.decode(bytes));
+          if (shouldRead(uri)) namespace.load(uri, DECODER.decode(bytes));
         }
       }
       return true;
