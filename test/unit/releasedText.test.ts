@@ -132,6 +132,13 @@ describe("a skill that let its text go", () => {
     assert.notEqual(bodyFingerprint("a\uD800"), bodyFingerprint("a\uFFFD"));
     assert.notEqual(bodyFingerprint("\uDC00"), bodyFingerprint(JSON.stringify("\uDC00")));
     assert.notEqual(bodyFingerprint("é"), bodyFingerprint("\u00c3\u00a9"));
+    // Bodies longer than the first scratch buffer holds, of every length modulo four, and after them a short one again.
+    for (const length of [30_001, 30_002, 30_003, 30_004, 200_001]) {
+      const long = "é@x ".repeat(length).slice(0, length);
+      assert.equal(bodyFingerprint(long), bodyFingerprint(`${long}\r\n  `), `${length} characters`);
+      assert.notEqual(bodyFingerprint(long), bodyFingerprint(`${long.slice(0, -1)}y`), `${length} characters`);
+    }
+    assert.equal(bodyFingerprint("a\r\nb"), bodyFingerprint("a\nb"));
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }), (x, y) => (x.replace(/\r\n?/g, "\n").trimEnd() === y.replace(/\r\n?/g, "\n").trimEnd()) === (bodyFingerprint(x) === bodyFingerprint(y))),
       { numRuns: 2000 },

@@ -297,7 +297,8 @@ export function parseSkillFile(uri: string, text: string): SkillFile {
     format: SKILL_FILE_FORMAT,
     declaration: TEXT_START,
     handle,
-    slug: handle.toLowerCase(),
+    // The one copy every mention of the handle holds too: the indexes then compare slugs by identity.
+    slug: interned(handle.toLowerCase()),
     validHandle,
     text,
     lines,
@@ -442,12 +443,11 @@ export function bodyFingerprint(body: string): number {
   const normal = (body.includes("\r") ? body.replace(/\r\n?/g, "\n") : body).trimEnd();
   // UTF-8 has no lone surrogate: such a text is hashed as its JSON, whose escapes keep each apart, in lanes seeded apart.
   const wellFormed = (normal as string & { isWellFormed(): boolean }).isWellFormed();
-  const words = utf8Words(wellFormed ? normal : JSON.stringify(normal));
-  const length = words.byteLength;
+  const length = writeUtf8(wellFormed ? normal : JSON.stringify(normal));
   let first = (wellFormed ? 0x811c9dc5 : 0x2545f491) ^ length;
   let second = length;
   const whole = length >>> 2;
-  const view = words.view;
+  const view = scratch.view;
   for (let i = 0; i < whole; i++) {
     const word = view[i] ?? 0;
     first = Math.imul(first ^ word, 0x9e3779b1);
@@ -457,7 +457,7 @@ export function bodyFingerprint(body: string): number {
   }
   if (length & 3) {
     // The last one to three bytes, the rest of their word zero (the length is in both lanes already).
-    const bytes = words.bytes;
+    const bytes = scratch.bytes;
     let tail = 0;
     for (let i = length & ~3; i < length; i++) tail |= (bytes[i] ?? 0) << ((i & 3) * 8);
     first = Math.imul(first ^ tail, 0x9e3779b1);
@@ -471,15 +471,21 @@ export function bodyFingerprint(body: string): number {
 }
 
 const UTF8 = new TextEncoder();
-/** One scratch buffer for every fingerprint, grown when a body needs more (a UTF-16 unit is at most 3 bytes). */
-let scratch = new ArrayBuffer(1 << 16);
 
-/** The UTF-8 bytes of `text` in the scratch buffer, with a view of them as 32-bit words. */
-function utf8Words(text: string): { readonly bytes: Uint8Array; readonly view: Int32Array; readonly byteLength: number } {
-  if (text.length * 3 + 4 > scratch.byteLength) scratch = new ArrayBuffer(text.length * 3 + 4);
-  const bytes = new Uint8Array(scratch);
-  const { written } = UTF8.encodeInto(text, bytes);
-  return { bytes, view: new Int32Array(scratch, 0, written >>> 2), byteLength: written };
+/** One scratch buffer for every fingerprint, seen as bytes and as 32-bit words, grown when a body needs more. */
+let scratch = scratchOf(1 << 16);
+
+function scratchOf(byteLength: number): { readonly bytes: Uint8Array; readonly view: Int32Array } {
+  const buffer = new ArrayBuffer(byteLength);
+  return { bytes: new Uint8Array(buffer), view: new Int32Array(buffer) };
+}
+
+/** Writes the UTF-8 bytes of `text` into the scratch buffer; answers how many there are. */
+function writeUtf8(text: string): number {
+  // A UTF-16 unit is at most 3 bytes; the buffer is a whole number of words.
+  const needed = (text.length * 3 + 4) & ~3;
+  if (needed > scratch.bytes.length) scratch = scratchOf(needed);
+  return UTF8.encodeInto(text, scratch.bytes).written;
 }
 
 /** The fingerprint of a skill's body, whether or not it still holds its text. */

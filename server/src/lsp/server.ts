@@ -17,6 +17,7 @@ import {
   type InitializeParams,
   type InitializeResult,
   type WorkspaceEdit,
+  type WorkDoneProgressServerReporter,
   type WorkspaceDocumentDiagnosticReport,
 } from "vscode-languageserver/node.js";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -478,13 +479,15 @@ export class SkillServer {
     if (!first) this.#listing = new Promise<ListedWorkspace>((resolve) => (listed = resolve));
     const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
     const started = Date.now();
+    let progress: WorkDoneProgressServerReporter | undefined;
     try {
-      const progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
+      progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
       progress?.begin("Indexing skills", 0, undefined, true);
       await loadFolders(this.#namespace, folders, {
         ...(first ? { listing: first.listing, beforeRead: () => this.#quietStart() } : {}),
         onProgress: (done, total) => progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`),
         isCancelled: () => progress?.token.isCancellationRequested ?? false,
+        onFileFailure: (file, error) => this.#connection.console.error(`Could not index ${file}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
         // The listing applied the ignore rules and the names the server reads already.
         shouldRead: (uri) => !isOpen(uri) && !listing?.wasRead(uri),
         onListed: (files) => {
@@ -493,13 +496,18 @@ export class SkillServer {
           listed(listing);
         },
       });
-      progress?.done();
+    } catch (error) {
+      // Even a failed read ends the indexing: whoever waits for its end must not wait forever.
+      this.#indexing = false;
+      this.#scheduleStatus();
+      throw error;
     } finally {
+      progress?.done();
       listed(listing ?? new ListedWorkspace([]));
       this.#listing = undefined;
       this.#listed = undefined;
+      this.#indexing = false;
     }
-    this.#indexing = false;
     this.#connection.console.info(`Indexed ${countOf(this.#namespace.skillCount, "skill")} in ${Date.now() - started} ms.`);
     this.#resultIds.clear();
     this.#afterChange(new Set(this.#namespace.uris()), true);

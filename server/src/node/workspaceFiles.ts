@@ -316,6 +316,8 @@ export interface LoadOptions {
   readonly onListed?: (files: readonly string[]) => void;
   /** The listing of these folders, if it was started already; {@link loadFolders} closes it. */
   readonly listing?: FolderListing;
+  /** Told of a file whose text the namespace failed to take (a fault, never the file's own problem): the rest is read on. Without it the load fails. */
+  readonly onFileFailure?: (filePath: string, error: unknown) => void;
   /** Awaited after the first files are listed, before any is read. */
   readonly beforeRead?: () => Promise<void>;
 }
@@ -327,7 +329,7 @@ export interface LoadOptions {
  * The files of the listing's first step are read first, those the skill folders' listing adds after them.
  */
 export async function loadFolders(namespace: Namespace, folders: readonly string[], options: LoadOptions = {}): Promise<number> {
-  const { onProgress, isCancelled, shouldRead = () => true, onListed } = options;
+  const { onProgress, isCancelled, shouldRead = () => true, onListed, onFileFailure } = options;
   const listing = options.listing ?? new FolderListing(folders);
   try {
     const first = await listing.first;
@@ -356,7 +358,14 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
           }
           if (bytes === undefined) continue;
           const uri = uriFromPath(file);
-          if (shouldRead(uri)) namespace.load(uri, DECODER.decode(bytes));
+          if (!shouldRead(uri)) continue;
+          try {
+            namespace.load(uri, DECODER.decode(bytes));
+          } catch (error) {
+            // One file the core cannot take costs that file, not the index of the rest.
+            if (!onFileFailure) throw error;
+            onFileFailure(file, error);
+          }
         }
       }
       return true;

@@ -6,7 +6,7 @@ import { isValidHandle, MAX_HANDLE_LENGTH, titleFromHandle } from "../slug.js";
 import { agentsReadingSkill } from "./agents.js";
 import { agentSkillBoolean, checkAgentSkillFrontmatter } from "./check.js";
 import { entryOf, readFrontmatter, type FrontmatterEntry } from "./frontmatter.js";
-import { detached, LineMap, type Range } from "../text.js";
+import { detached, interned, LineMap, type Range } from "../text.js";
 import { agentSkillHandle, siblingAgentSkillUri, skillFolderUri } from "./paths.js";
 import { scanReferences, type Reference } from "./references.js";
 
@@ -140,7 +140,7 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
     format: AGENT_SKILL_FORMAT,
     declaration: nameRange ?? head,
     handle,
-    slug: handle.toLowerCase(),
+    slug: interned(handle.toLowerCase()),
     validHandle,
     text,
     lines,
