@@ -506,8 +506,8 @@ export class SkillServer {
       listed(listing ?? new ListedWorkspace([]));
       this.#listing = undefined;
       this.#listed = undefined;
-      this.#indexing = false;
     }
+    this.#indexing = false;
     this.#connection.console.info(`Indexed ${countOf(this.#namespace.skillCount, "skill")} in ${Date.now() - started} ms.`);
     this.#resultIds.clear();
     this.#afterChange(new Set(this.#namespace.uris()), true);
