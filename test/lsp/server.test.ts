@@ -415,6 +415,34 @@ describe("completion for a client that takes a list's item defaults", () => {
   });
 });
 
+describe("completion in a workspace of more skills than a list holds", () => {
+  it("offers the tools, then the skills whose handle starts with what was typed, and says the list is incomplete", async () => {
+    const folder = copyWorkspace();
+    // 150 skills whose handles start with "zeta-" and 150 that only contain z, e, t and a in order.
+    for (let i = 0; i < 150; i++) {
+      writeFileSync(path.join(folder, `skills/zeta-${i}.skill.md`), `---\nsummary: Zeta number ${i}.\n---\n\nStep ${i}.\n`);
+      writeFileSync(path.join(folder, `skills/ozone-treat-${i}.skill.md`), `---\nsummary: Ozone number ${i}.\n---\n\nStep ${i}.\n`);
+    }
+    const client = await TestClient.start({ folders: [folder], completionItemDefaults: true });
+    try {
+      const target = uriOf(path.join(folder, "skills/home/plan-trip.skill.md"));
+      await client.open(target, "Use @");
+      const everything = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: target }, position: { line: 0, character: 5 } })) as CompletionList;
+      assert.equal(everything.isIncomplete, true);
+      assert.ok(everything.items.length <= 100, `${everything.items.length} items`);
+      assert.ok(everything.items.some((item) => item.label === "@find-file"), "a tool is offered among 300 skills");
+      await client.change(target, "Use @zeta");
+      const typed = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: target }, position: { line: 0, character: 9 } })) as CompletionList;
+      const skills = typed.items.filter((item) => item.labelDetails?.detail === " skill").map((item) => item.label);
+      assert.equal(typed.isIncomplete, true);
+      assert.ok(skills.length > 0 && skills.every((label) => label.startsWith("@zeta-")), skills.slice(0, 5).join());
+    } finally {
+      await client.stop();
+      removeWorkspace(folder);
+    }
+  });
+});
+
 describe("server lifecycle", () => {
   it("exits cleanly on shutdown and exit", async () => {
     const folder = copyWorkspace();

@@ -9,7 +9,7 @@ import { AGENT_SIGILS, agentsReadingSkill, completeAgentSkillKey, completeAgentS
 import type { WorkspaceFile } from "./lookup.js";
 
 /** More matches than this come back as an incomplete list: the client asks again as the user types. */
-const MAX_ITEMS = 300;
+const MAX_ITEMS = 100;
 
 function isSlugChar(char: string): boolean {
   return /[A-Za-z0-9-]/.test(char);
@@ -82,27 +82,33 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
   const matches = (slug: string, title: string) =>
     partial.typed === "" || isSubsequence(partial.typed, slug) || isSubsequenceIgnoringCase(partial.typed, title);
 
+  // Tools first: a workspace's few tools are always offered, however many skills there are.
   const items: CompletionItem[] = [];
+  if (partial.sigil === "@") for (const tool of namespace.tools()) if (matches(tool.slug, tool.title)) items.push(toolItem(tool, edit));
+  // Then the skills whose handle starts with what was typed, then the others that match it: past the limit the
+  // list is incomplete and the client asks again as the user types, so the closest matches are the ones sent.
+  const room = Math.max(0, MAX_ITEMS - items.length);
+  const starting: CompletionItem[] = [];
+  const others: CompletionItem[] = [];
   let incomplete = false;
-  const push = (item: CompletionItem) => {
-    if (items.length >= MAX_ITEMS) incomplete = true;
-    else items.push(item);
-  };
   const seen = new Set<string>();
   for (const skill of namespace.skills()) {
     if (!skill.validHandle || !skill.enabled || skill.slug === self) continue;
     // The text match first: it is the cheapest test, and most skills fail it once a letter is typed.
     if (!matches(skill.slug, skill.title) || seen.has(skill.slug) || namespace.resolve(skill.slug)?.kind !== "skill") continue;
     seen.add(skill.slug);
-    push(skillItem(skill, edit, partial.sigil));
-    // Over-full: nothing more is added (tools included), so stop instead of walking the rest of the workspace.
-    if (incomplete) break;
-  }
-  // A tool is mentioned, never invoked as a command: `/` and `$` offer skills only.
-  if (!incomplete && partial.sigil === "@") {
-    for (const tool of namespace.tools()) {
-      if (matches(tool.slug, tool.title)) push(toolItem(tool, edit));
+    const list = skill.slug.startsWith(partial.typed) ? starting : others;
+    if (list.length >= room) {
+      incomplete = true;
+      // Full of handles that start with the text: no other match can take a place, so the rest is not walked.
+      if (list === starting) break;
+      continue;
     }
+    list.push(skillItem(skill, edit, partial.sigil));
+  }
+  for (const item of [...starting, ...others]) {
+    if (items.length < MAX_ITEMS) items.push(item);
+    else incomplete = true;
   }
   if (edit) return { isIncomplete: incomplete, items };
   return { isIncomplete: incomplete, itemDefaults: { editRange: range }, items };
