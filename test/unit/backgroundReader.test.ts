@@ -52,12 +52,37 @@ test("the reading thread gives every file's bytes in order, with the main thread
     const reader = new BackgroundReader(limit);
     try {
       assert.equal(reader.threaded, true, "the thread started");
+      while (!reader.online) await new Promise((resolve) => setTimeout(resolve, 5));
       const texts = await readAll(reader, paths);
       assert.equal(texts.length, paths.length);
       assert.deepEqual(texts, expected(paths, limit));
       assert.equal(texts[paths.indexOf(path.join(folder, "large.skill.md"))]?.length, limit + 1, "a file past the limit is cut one byte past it");
       // The same reader reads a second list once the first is done.
       assert.deepEqual(await readAll(reader, paths.slice(0, 10)), expected(paths.slice(0, 10), limit));
+    } finally {
+      reader.close();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("batches read here while the thread boots and there once it is up come in order, the same bytes", async () => {
+  const { folder, paths } = fixture();
+  try {
+    const reader = new BackgroundReader(4096);
+    try {
+      const texts: (string | undefined)[] = [];
+      let onlineAtFirstBatch: boolean | undefined;
+      for await (const batch of reader.read(paths)) {
+        onlineAtFirstBatch ??= reader.online;
+        for (const bytes of batch) texts.push(bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8"));
+        // A turn of the event loop between batches, as the first index gives: the thread's start is seen.
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(onlineAtFirstBatch, false, "the first batch did not wait for the thread to boot");
+      assert.equal(reader.online, true, "the thread came up during the read");
+      assert.deepEqual(texts, expected(paths, 4096));
     } finally {
       reader.close();
     }

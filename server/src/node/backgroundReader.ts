@@ -26,6 +26,8 @@ export class BackgroundReader {
 
   /** The thread is still to be started, on first use. */
   #pending: boolean;
+  /** The thread runs its script: until then (a worker takes about 50 ms to boot) batches are read on the calling thread. */
+  #online = false;
 
   /**
    * `limit`: the most bytes a file gives (one more says it is too large). The thread starts when first used: a
@@ -44,6 +46,7 @@ export class BackgroundReader {
       if (!worker) return undefined;
       // A reader must never keep a process alive: the command line exits when its work is done.
       worker.unref();
+      worker.once("online", () => (this.#online = true));
       worker.on("message", (response: ReadResponse | ListResponse) => {
         const answer = this.#waiting.get(response.id);
         this.#waiting.delete(response.id);
@@ -51,6 +54,7 @@ export class BackgroundReader {
       });
       const lost = () => {
         this.#worker = undefined;
+        this.#online = false;
         // Whatever was asked and not answered is read on this thread instead.
         for (const answer of this.#waiting.values()) answer(undefined);
         this.#waiting.clear();
@@ -64,6 +68,11 @@ export class BackgroundReader {
     return this.#worker;
   }
 
+  /** True once the thread runs its script: batches asked from then on are read there. */
+  get online(): boolean {
+    return this.#online;
+  }
+
   /** True while the reading thread runs, started now if it was still to be (false: every batch is read on the calling thread). */
   get threaded(): boolean {
     return this.#thread() !== undefined;
@@ -75,7 +84,8 @@ export class BackgroundReader {
    * before its batch was read gives its new bytes; one changed after is the caller's to apply (its file event).
    */
   async *read(paths: readonly string[]): AsyncGenerator<readonly (Uint8Array | undefined)[]> {
-    const asked: { readonly paths: readonly string[]; readonly batch: Promise<FileBatch | undefined> }[] = [];
+    // Each batch asked of the thread, or not yet (undefined): read here when its turn comes, if still not asked.
+    const asked: { readonly paths: readonly string[]; batch: Promise<FileBatch | undefined> | undefined }[] = [];
     // Buffers of batches handed out and done with: read into again, so the bytes cost no garbage.
     const spares: ArrayBuffer[] = [];
     let next = 0;
@@ -83,11 +93,19 @@ export class BackgroundReader {
       while (asked.length < BATCHES_AHEAD && next < paths.length) {
         const batch = paths.slice(next, next + BATCH_FILES);
         next += batch.length;
-        asked.push({ paths: batch, batch: this.#ask(batch, spares.pop()) });
+        asked.push({ paths: batch, batch: undefined });
+      }
+      // The thread is asked for every batch after the one due now, once it is up: while it boots, this thread
+      // reads rather than waits.
+      if (this.#thread() !== undefined && this.#online) {
+        for (let at = 1; at < asked.length; at++) {
+          const entry = asked[at];
+          if (entry && !entry.batch) entry.batch = this.#ask(entry.paths, spares.pop());
+        }
       }
       const first = asked.shift();
       if (!first) break;
-      const batch = (await first.batch) ?? readFileBatchSync(first.paths, this.#limit, spares.pop());
+      const batch = (first.batch ? await first.batch : undefined) ?? readFileBatchSync(first.paths, this.#limit, spares.pop());
       yield filesOfBatch(batch);
       // The caller asked for the next batch: it is done with this one's bytes.
       spares.push(batch.bytes.buffer as ArrayBuffer);
