@@ -2,8 +2,9 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { test } from "node:test";
+import fc from "fast-check";
 import { IgnoreRules } from "../../server/src/core/index.js";
-import { isIgnoredPath } from "../../server/src/node/workspaceFiles.js";
+import { isIgnoredPath, relativePath } from "../../server/src/node/workspaceFiles.js";
 
 test("isIgnoredPath: plain, dotted and outside paths, a root with or without its slash", () => {
   const rules = new IgnoreRules("drafts/\n*.tmp.skill.md\n");
@@ -27,3 +28,15 @@ function isIgnoredByRelative(rules: IgnoreRules, root: string, file: string): bo
   for (let i = 1; i < parts.length; i++) if (rules.ignores(parts.slice(0, i).join("/"), true)) return true;
   return rules.ignores(parts.join("/"), false);
 }
+
+test("relativePath: what path.relative answers, for any root and path of slashes, dots and names", () => {
+  const piece = fc.constantFrom("/", ".", "..", "a", "b", "-", " ");
+  const pathOf = (pieces: string[]) => `/${pieces.join("")}`;
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 6 }), fc.array(piece, { maxLength: 10 }), (rootPieces, filePieces) => {
+      const root = pathOf(rootPieces);
+      for (const filePath of [pathOf(filePieces), `${root}/${filePieces.join("")}`]) assert.equal(relativePath(root, filePath), path.relative(root, filePath), `${root} ${filePath}`);
+    }),
+    { numRuns: 3000 },
+  );
+});

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { ThreadedPairFinder } from "../node/threadedJoin.js";
-import { pathFromUri, uriFromPath } from "../node/workspaceFiles.js";
+import { pathFromUri, relativePath, uriFromPath } from "../node/workspaceFiles.js";
 import { HOMEPAGE, VERSION } from "../version.js";
 import { loadLibraryNamespaces, parseArgs, UsageError, type Verb } from "./common.js";
 import { CHECK_FORMATS, jsonReport, sarifReport, textReport, type CheckFormat, type FileDiagnostic } from "./report.js";
@@ -38,8 +38,11 @@ export const checkVerb: Verb = {
       for (const uri of done) warned.add(uri);
     }
     const found: FileDiagnostic[] = [];
+    const cwd = process.cwd();
     files.forEach(({ uri, namespace }, index) => {
-      const file = (path.relative(process.cwd(), pathFromUri(uri)) || pathFromUri(uri)).split(path.sep).join("/");
+      const filePath = pathFromUri(uri);
+      const relative = relativePath(cwd, filePath) || filePath;
+      const file = path.sep === "/" ? relative : relative.split(path.sep).join("/");
       for (const diagnostic of diagnosed[index] ?? []) found.push({ file, diagnostic });
       // Warnings that came with the pairs: last in a skill's list, as diagnosing it again would put them.
       if (warned.has(uri)) for (const diagnostic of namespace.menuSimilarDiagnostics(uri)) found.push({ file, diagnostic });

@@ -28,8 +28,12 @@ const PLAIN_PATH = path.sep === "/" ? /^(?:\/[A-Za-z0-9._~-]+)+$/ : /(?!)/;
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
 export function pathFromUri(uri: string): string {
+  // The plain case of uriFromPath read back: `file://` and a path of unreserved characters, which parsing keeps as it is.
+  if (uri.startsWith("file:///") && PLAIN_PATH.test(uri.slice(FILE_SCHEME.length))) return uri.slice(FILE_SCHEME.length);
   return URI.parse(uri).fsPath;
 }
+
+const FILE_SCHEME = "file://";
 
 /** The ignore rules of a workspace folder: its `.skillignore` (if any) after the default folders. */
 export async function readIgnoreRules(folder: string): Promise<IgnoreRules> {
@@ -39,12 +43,19 @@ export async function readIgnoreRules(folder: string): Promise<IgnoreRules> {
 
 /** True when the rules leave a file out: the file itself, or any folder on its way down from the root. */
 export function isIgnoredPath(rules: IgnoreRules, root: string, filePath: string): boolean {
-  // A plain path below the root is its part past the root: path.relative, which normalises both, was most of this check's cost.
-  const below = root.endsWith(path.sep) ? root : root + path.sep;
-  const plain = filePath.startsWith(below) && !filePath.includes(`${path.sep}.${path.sep}`) && !filePath.includes(`${path.sep}..${path.sep}`);
-  const parts = (plain ? filePath.slice(below.length) : path.relative(root, filePath)).split(path.sep);
+  const parts = relativePath(root, filePath).split(path.sep);
   for (let i = 1; i < parts.length; i++) if (rules.ignores(parts.slice(0, i).join("/"), true)) return true;
   return rules.ignores(parts.join("/"), false);
+}
+
+/**
+ * `path.relative(root, filePath)`, with a plain path below the root taken as its part past the root: path.relative,
+ * which normalises both, was most of the cost of the callers that ask it of every file.
+ */
+export function relativePath(root: string, filePath: string): string {
+  const below = root.endsWith(path.sep) ? root : root + path.sep;
+  const plain = filePath.startsWith(below) && !filePath.includes(`${path.sep}.${path.sep}`) && !filePath.includes(`${path.sep}..${path.sep}`) && !filePath.endsWith(path.sep) && !filePath.endsWith(`${path.sep}.`) && !filePath.endsWith(`${path.sep}..`) && !filePath.includes(`${path.sep}${path.sep}`);
+  return plain ? filePath.slice(below.length) : path.relative(root, filePath);
 }
 
 /** True for a file name the server reads wherever it stands: a `.skill.md`, and every Markdown an agent reads (SKILL.md, CLAUDE.md, …). */

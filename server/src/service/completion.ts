@@ -82,12 +82,12 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
   const matches = (slug: string, title: string) =>
     partial.typed === "" || isSubsequence(partial.typed, slug) || isSubsequenceIgnoringCase(partial.typed, title);
 
-  // Tools first: a workspace's few tools are always offered, however many skills there are.
-  const items: CompletionItem[] = [];
-  if (partial.sigil === "@") for (const tool of namespace.tools()) if (matches(tool.slug, tool.title)) items.push(toolItem(tool, edit));
+  // The workspace's few tools are always offered, however many skills there are: their places are kept first.
+  const tools: CompletionItem[] = [];
+  if (partial.sigil === "@") for (const tool of namespace.tools()) if (matches(tool.slug, tool.title)) tools.push(toolItem(tool, edit));
   // Then the skills whose handle starts with what was typed, then the others that match it: past the limit the
   // list is incomplete and the client asks again as the user types, so the closest matches are the ones sent.
-  const room = Math.max(0, MAX_ITEMS - items.length);
+  const room = Math.max(0, MAX_ITEMS - tools.length);
   const starting: CompletionItem[] = [];
   const others: CompletionItem[] = [];
   let incomplete = false;
@@ -106,10 +106,13 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
     }
     list.push(skillItem(skill, edit, partial.sigil));
   }
-  for (const item of [...starting, ...others]) {
-    if (items.length < MAX_ITEMS) items.push(item);
+  // Skills, then tools, as their sort texts order them.
+  const items = starting;
+  for (const item of others) {
+    if (items.length < room) items.push(item);
     else incomplete = true;
   }
+  for (const item of tools) items.push(item);
   if (edit) return { isIncomplete: incomplete, items };
   return { isIncomplete: incomplete, itemDefaults: { editRange: range }, items };
 }
