@@ -98,6 +98,11 @@ export class Namespace {
   readonly #declaredTools = new Map<string, DeclaredTool[]>();
   /** Files (skills and configs) that mention a slug. */
   readonly #mentioners = new UriIndex();
+  /**
+   * Skills taken by {@link load} whose mentions are not in {@link #mentioners} yet: no diagnosis needs them, so the
+   * first index leaves them to {@link indexMentions} (or to the first question that reads the index).
+   */
+  readonly #mentionsToIndex = new Set<string>();
   readonly #diagnostics = new Map<string, readonly CoreDiagnostic[]>();
   /** Summaries too alike on the menu (`menu-similar`): indexed on first use, then kept up to date. */
   readonly #competition = new MenuCompetition(
@@ -138,7 +143,8 @@ export class Namespace {
   /**
    * {@link set} for the first index, which reads every file and diagnoses them all after: no file to diagnose
    * again is worked out (a skill mentioned by 1,000 files would list them at each of its claimants), and every
-   * cached diagnosis is dropped instead, so one asked for meanwhile is never stale.
+   * cached diagnosis is dropped instead, so one asked for meanwhile is never stale. A skill's mentions wait for
+   * {@link indexMentions}: no diagnosis reads who mentions what.
    */
   load(uri: string, text: string): void {
     if (isConfigUri(uri) || (!isAgentSkillUri(uri) && isAgentDocumentUri(uri))) {
@@ -153,7 +159,8 @@ export class Namespace {
     const next = this.#parsed(uri, text);
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
-    this.#indexSkill(next);
+    this.#indexSkill(next, false);
+    this.#mentionsToIndex.add(uri);
     this.#competition.change(uri, previous, next);
     this.#menuGeneration++;
     this.#generation++;
@@ -319,7 +326,28 @@ export class Namespace {
 
   /** The URIs of the files that mention a slug. */
   mentioners(slug: string): string[] {
+    this.#indexAllMentions();
     return [...this.#mentioners.uris(slugKey(slug))].sort();
+  }
+
+  /**
+   * Puts the mentions of up to `count` more skills taken by {@link load} into the index of who mentions what (what
+   * references, rename and a change's dependents read); true once none is left. The index is complete whenever
+   * it is read: a question before the end takes the rest at once.
+   */
+  indexMentions(count: number): boolean {
+    let left = count;
+    for (const uri of this.#mentionsToIndex) {
+      if (left-- <= 0) return false;
+      this.#mentionsToIndex.delete(uri);
+      const skill = this.#skills.get(uri);
+      if (skill) this.#indexMentionsOf(skill);
+    }
+    return true;
+  }
+
+  #indexAllMentions(): void {
+    if (this.#mentionsToIndex.size > 0) this.indexMentions(Number.MAX_SAFE_INTEGER);
   }
 
   /** Resolves a slug, case-insensitively, to a tool, a skill or nothing. A tool wins over a skill that collides with it. */
@@ -526,9 +554,13 @@ export class Namespace {
     return this.#skills.get(uri)?.mentions ?? this.#configs.get(uri)?.mentions ?? this.#documents.get(uri)?.mentions ?? [];
   }
 
-  #indexSkill(skill: SkillFile): void {
+  #indexSkill(skill: SkillFile, withMentions = true): void {
     if (skill.validHandle) this.#claimants.add(skill.slug, skill.uri);
     this.#byLowerHandle.add(skill.slug, skill.uri);
+    if (withMentions) this.#indexMentionsOf(skill);
+  }
+
+  #indexMentionsOf(skill: SkillFile): void {
     const mentions = skill.mentions;
     if (mentions.length > FEW_MENTIONS) {
       for (const slug of new Set(mentions.map((mention) => mention.slug))) this.#mentioners.add(slug, skill.uri);
@@ -546,6 +578,8 @@ export class Namespace {
   #unindexSkill(skill: SkillFile): void {
     if (skill.validHandle) this.#claimants.remove(skill.slug, skill.uri);
     this.#byLowerHandle.remove(skill.slug, skill.uri);
+    // Mentions never indexed have nothing to take out.
+    if (this.#mentionsToIndex.delete(skill.uri)) return;
     for (const mention of skill.mentions) this.#mentioners.remove(mention.slug, skill.uri);
   }
 
@@ -582,6 +616,7 @@ export class Namespace {
 
   /** Everything whose diagnostics depend on what a slug names: its mentioners, its claimants, and the configs. */
   #addDependents(slug: string, into: Set<string>): void {
+    this.#indexAllMentions();
     for (const uri of this.#mentioners.uris(slug)) into.add(uri);
     for (const uri of this.#claimants.uris(slug)) into.add(uri);
     if (this.#declaredTools.has(slug) || BUILTIN_BY_SLUG.has(slug)) for (const uri of this.#configs.keys()) into.add(uri);
