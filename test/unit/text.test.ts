@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as fc from "fast-check";
 import { comparePositions, LineMap, rangeContains } from "../../server/src/core/index.js";
+import { interned, internedSlice } from "../../server/src/core/text.js";
 import { cursor } from "./helpers.js";
 
 describe("LineMap", () => {
@@ -77,4 +78,27 @@ describe("positions", () => {
     assert.ok(comparePositions({ line: 1, character: 3 }, { line: 1, character: 2 }) > 0);
     assert.equal(comparePositions({ line: 1, character: 3 }, { line: 1, character: 3 }), 0);
   });
+});
+
+test("internedSlice gives the text of the range, for any text and range, across the table's growth", () => {
+  fc.assert(
+    fc.property(fc.string({ maxLength: 40 }), fc.nat(), fc.nat(), (text, a, b) => {
+      const start = a % (text.length + 1);
+      const end = start + (b % (text.length - start + 1));
+      assert.equal(internedSlice(text, start, end), text.slice(start, end));
+      assert.equal(interned(text.slice(start, end)), text.slice(start, end));
+    }),
+    { numRuns: 2000 },
+  );
+  // Enough distinct slugs to grow the table many times; each asked again still reads back the same.
+  const slugs = Array.from({ length: 20_000 }, (_, i) => `skill-${i.toString(36)}-x`);
+  const text = slugs.join(" ");
+  let at = 0;
+  const ranges = slugs.map((slug) => {
+    const range = [at, at + slug.length] as const;
+    at += slug.length + 1;
+    return range;
+  });
+  ranges.forEach(([start, end], i) => assert.equal(internedSlice(text, start, end), slugs[i]));
+  ranges.forEach(([start, end], i) => assert.equal(internedSlice(text, start, end), slugs[i]));
 });

@@ -1,9 +1,10 @@
 import { codeSpans, isScopedOrQualified, isTokenBoundary, proseRegions, type TextSpan } from "./prose.js";
 import { MAX_HANDLE_LENGTH } from "./slug.js";
+import { internedSlice } from "./text.js";
 
 /** One `@slug` token in a text: offsets cover the `@` and the slug. */
 export interface MentionToken {
-  /** The slug as written (case preserved). */
+  /** The slug as written (case preserved); for a mention, the one shared copy (see internedSlice). */
   readonly written: string;
   /** The slug's lookup key: lower-cased. */
   readonly slug: string;
@@ -30,8 +31,14 @@ export interface MentionScan {
   readonly malformed: MalformedMention[];
 }
 
-const SLUG_SHAPE = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
 const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
+
+/** A slug's shape (letters and digits in groups joined by single hyphens) for `text[start, end)`, a run of slug characters. */
+function isSlugShaped(text: string, start: number, end: number): boolean {
+  if (text.charCodeAt(start) === 45 || text.charCodeAt(end - 1) === 45) return false;
+  for (let i = start + 1; i < end; i++) if (text.charCodeAt(i) === 45 && text.charCodeAt(i - 1) === 45) return false;
+  return true;
+}
 
 function isSlugChar(code: number): boolean {
   return (
@@ -102,9 +109,10 @@ function scanRegion(text: string, from: number, to: number, mentions: MentionTok
     const span = spans[spanIndex];
     const inSpan = span !== undefined && span.start < at;
     if (end > at + 1 && !isGlued(text, at) && !isScopedOrQualified(text, at, to) && !inUrlOrPath(at)) {
-      const written = text.slice(at + 1, end);
       const gluedAfter = end < to && isWordCharAt(text, end);
-      const shaped = !gluedAfter && written.length <= MAX_HANDLE_LENGTH && SLUG_SHAPE.test(written);
+      const shaped = !gluedAfter && end - at - 1 <= MAX_HANDLE_LENGTH && isSlugShaped(text, at + 1, end);
+      // A slug is the shared copy every file's mention of it holds, found without cutting it out of the text.
+      const written = shaped ? internedSlice(text, at + 1, end) : text.slice(at + 1, end);
       if (inSpan) {
         // Inline code is code unless the span is exactly one mention; nothing in it is reported as malformed.
         if (shaped && isWholeSpan(text, span, at, end)) mentions.push({ written, slug: written.toLowerCase(), start: at, end, inCode: true });

@@ -28,8 +28,8 @@ class FileMention implements Mention {
   readonly #lines: LineMap;
 
   constructor(token: MentionToken, place: MentionPlace, lines: LineMap) {
-    // One shared copy per slug, not a slice: a slice would keep the whole file's text alive.
-    this.written = interned(token.written);
+    // The scanner's shared copy of the slug (interned), not a slice: a slice would keep the whole file's text alive.
+    this.written = token.written;
     this.#packed = token.start * 8 + (place === "summary" ? 1 : 0) + (token.inCode ? 2 : 0) + (token.slug === token.written ? 0 : 4);
     this.#lines = lines;
   }

@@ -102,19 +102,67 @@ export function detached(value: string): string {
   return value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
 }
 
-/** Handles and slugs seen in the workspace's files, each held once: the same slug is mentioned by many files. */
-const internedSlugs = new Map<string, string>();
+/**
+ * Handles and slugs seen in the workspace's files, each held once: the same slug is mentioned by many files. An
+ * open-addressing table looked up by a range of a text, so a mention's slug is found without cutting it out of
+ * its file first (a Map wanted the cut string: one allocation and one hash per mention of the first index).
+ */
+let internedHashes = new Int32Array(1 << 12);
+let internedValues: (string | undefined)[] = new Array<string | undefined>(1 << 12);
+let internedCount = 0;
 /** Past this many, the table starts again: it is a saving, not a registry. */
 const MAX_INTERNED = 1_000_000;
 
 /** The one copy of a slug as written that every file shares, detached from any file's text. */
 export function interned(slug: string): string {
-  const known = internedSlugs.get(slug);
-  if (known !== undefined) return known;
-  if (internedSlugs.size >= MAX_INTERNED) internedSlugs.clear();
-  const copy = detached(slug);
-  internedSlugs.set(copy, copy);
+  return internedSlice(slug, 0, slug.length);
+}
+
+/** {@link interned} for `text.slice(start, end)`, without making that slice when the slug is known. */
+export function internedSlice(text: string, start: number, end: number): string {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  // Zero marks an empty slot.
+  hash = hash | 1;
+  const mask = internedHashes.length - 1;
+  const length = end - start;
+  for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+    const held = internedHashes[slot];
+    if (held === 0) break;
+    const value = internedValues[slot] as string;
+    if (held === hash && value.length === length && sameChars(value, text, start)) return value;
+  }
+  if (internedCount >= MAX_INTERNED) {
+    internedHashes = new Int32Array(1 << 12);
+    internedValues = new Array<string | undefined>(1 << 12);
+    internedCount = 0;
+  } else if (2 * (internedCount + 1) > internedHashes.length) growInterned();
+  const copy = detached(start === 0 && end === text.length ? text : text.slice(start, end));
+  insertInterned(hash, copy);
   return copy;
+}
+
+function sameChars(value: string, text: string, start: number): boolean {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
+}
+
+function insertInterned(hash: number, value: string): void {
+  const mask = internedHashes.length - 1;
+  let slot = hash & mask;
+  while (internedHashes[slot] !== 0) slot = (slot + 1) & mask;
+  internedHashes[slot] = hash;
+  internedValues[slot] = value;
+  internedCount++;
+}
+
+function growInterned(): void {
+  const hashes = internedHashes;
+  const values = internedValues;
+  internedHashes = new Int32Array(hashes.length * 2);
+  internedValues = new Array<string | undefined>(hashes.length * 2);
+  internedCount = 0;
+  for (let slot = 0; slot < hashes.length; slot++) if (hashes[slot] !== 0) insertInterned(hashes[slot] as number, values[slot] as string);
 }
 
 /** True when `position` lies inside `range`, both ends included (a cursor right after a word still touches it). */
