@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import fc from "fast-check";
 import { BUILTIN_TOOLS, composeSystemPrompt, DEFAULT_INSTRUCTIONS, effectiveAlignment, menuSize, menuSkills, PROMPT_BLURBS, tokenSize } from "../../server/src/core/index.js";
 import { loadExamples, skillText, skillUri, uri, workspace } from "./helpers.js";
 
@@ -161,10 +162,24 @@ describe("menuSize: the composed prompt's size, without composing it", () => {
     test(name, () => {
       const ns = make();
       const prompt = composeSystemPrompt(ns);
-      // Twice: the second answer comes from the cached entry lengths.
-      for (let i = 0; i < 2; i++) assert.deepEqual(menuSize(ns), { skills: prompt.menuSkills.length, characters: prompt.text.length });
+      assert.deepEqual(menuSize(ns), { skills: prompt.menuSkills.length, characters: prompt.text.length });
     });
   }
+  test("any summary: spaces, tabs, carriage returns and line breaks anywhere", () => {
+    const piece = fc.constantFrom("a", "Word", " ", "  ", "\t", "\r", "\n", "\r\n", "é", "—", "x y");
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 4 }), (summaries) => {
+        const files: Record<string, string> = {};
+        summaries.forEach((pieces, i) => {
+          files[skillUri(`s${i}`)] = `---\nsummary: ${JSON.stringify(pieces.join(""))}\n---\nBody.\n`;
+        });
+        const ns = workspace(files);
+        const prompt = composeSystemPrompt(ns);
+        assert.deepEqual(menuSize(ns), { skills: prompt.menuSkills.length, characters: prompt.text.length });
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe("tokenSize", () => {

@@ -132,8 +132,10 @@ function menuText(skill: SkillFile): string {
   return skill.summary?.trim() ? skill.summary : skill.title;
 }
 
-/** The length of each skill's menu line, kept with the (immutable) parsed file. */
-const entryLengths = new WeakMap<SkillFile, number>();
+/** `entryLine(handle, text).length`, without writing the line when the text is one line, as nearly every summary is. */
+function entryLength(handle: string, text: string): number {
+  return text.includes("\n") ? entryLine(handle, text).length : "- @".length + handle.length + ": ".length + text.trim().length;
+}
 
 /**
  * How many skills the menu holds and the length of the prompt `composeSystemPrompt` would write, without writing
@@ -146,16 +148,9 @@ export function menuSize(namespace: Namespace): { readonly skills: number; reado
   const skills = alignment.menu ? menuSkills(namespace, alignment) : advertisedSkills(namespace);
   if (skills.length > 0) {
     characters += SKILLS_HEADING.length;
-    for (const skill of skills) {
-      let length = entryLengths.get(skill);
-      if (length === undefined) {
-        length = entryLine(skill.slug, menuText(skill)).length;
-        entryLengths.set(skill, length);
-      }
-      characters += 1 + length;
-    }
+    for (const skill of skills) characters += 1 + entryLength(skill.slug, menuText(skill));
     const tools = namespace.tools().filter((tool) => tool.advertiseInMenu);
-    if (tools.length > 0) characters += TOOLS_HEADING.length + tools.reduce((sum, tool) => sum + 1 + entryLine(tool.slug, tool.blurb).length, 0);
+    if (tools.length > 0) characters += TOOLS_HEADING.length + tools.reduce((sum, tool) => sum + 1 + entryLength(tool.slug, tool.blurb), 0);
   }
   return { skills: skills.length, characters: characters + 1 };
 }
