@@ -46,19 +46,25 @@ function isSlugChar(code: number): boolean {
   );
 }
 
+/** WORD_CHAR for a code point, without a string or a regular expression for ASCII (letters, digits, `_`). */
+function isWordCode(code: number): boolean {
+  if (code < 128) return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
+  return WORD_CHAR.test(String.fromCodePoint(code));
+}
+
 /** True when the code point at `at` is a word character (an astral letter is tested whole, not by its surrogates). */
 function isWordCharAt(text: string, at: number): boolean {
-  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(at) ?? 0));
+  return isWordCode(text.codePointAt(at) ?? 0);
 }
 
 /** True when the character before `@` glues it to a word (an e-mail address), escapes it, or doubles it. */
 function isGlued(text: string, at: number): boolean {
   if (at === 0) return false;
-  const previous = text.charAt(at - 1);
-  if (previous === "\\" || previous === "@") return true;
+  const previous = text.charCodeAt(at - 1);
+  if (previous === 92 /* \\ */ || previous === 64 /* @ */) return true;
   // A low surrogate means the previous character is astral; test the whole code point.
-  const code = text.codePointAt(at - 1 - (/[\uDC00-\uDFFF]/.test(previous) ? 1 : 0)) ?? 0;
-  return WORD_CHAR.test(String.fromCodePoint(code));
+  const code = text.codePointAt(at - 1 - (previous >= 0xdc00 && previous <= 0xdfff ? 1 : 0)) ?? 0;
+  return isWordCode(code);
 }
 
 /**

@@ -522,7 +522,12 @@ export class SkillServer {
    * rest at once.
    */
   async #indexMentions(): Promise<void> {
-    while (!this.#namespace.indexMentions(MENTIONS_SLICE_SKILLS)) await new Promise((resolve) => setImmediate(resolve));
+    while (!this.#namespace.indexMentions(MENTIONS_SLICE_SKILLS)) await this.#yieldToRequests();
+  }
+
+  /** Turns of the event loop for the requests that came meanwhile: each takes several (read, dispatch, answer, write). */
+  async #yieldToRequests(): Promise<void> {
+    for (let turn = 0; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
   }
 
   /**
@@ -543,13 +548,12 @@ export class SkillServer {
         // The pairs are being found on other threads: nothing to do here until some come.
         const waiting = this.#namespace.menuSimilarityWaiting;
         if (waiting) {
-          // Idle until some come: meanwhile the mentions are indexed, a slice a turn.
-          if (!this.#namespace.indexMentions(MENTIONS_SLICE_SKILLS)) await new Promise((resolve) => setImmediate(resolve));
+          // Idle until some come: meanwhile the mentions are indexed, a slice at a time between the requests.
+          if (!this.#namespace.indexMentions(MENTIONS_SLICE_SKILLS)) await this.#yieldToRequests();
           else await waiting;
           continue;
         }
-        // A request takes several turns of the event loop (read, dispatch, answer, write): give it all of them.
-        for (let turn = 0; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+        await this.#yieldToRequests();
         const until = performance.now() + MENU_SIMILARITY_SLICE_MS;
         let warned: Set<string> | undefined;
         do warned = this.#namespace.advanceMenuSimilarity(16);
