@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, Namespace, summaryTerms, termSimilarity, type CoreDiagnostic } from "../../server/src/core/index.js";
-import { JoinIndex, JoinProber, SimilarityJoin, joinInput, pairScore, type JoinInput, type PairFinder } from "../../server/src/core/index.js";
+import { JoinIndex, JoinProber, SimilarityJoin, joinInputOf, joinSets, pairScore, type JoinInput, type JoinSets, type PairFinder } from "../../server/src/core/index.js";
 import { ThreadedPairFinder } from "../../server/src/node/threadedJoin.js";
 import { skillUri, workspace } from "./helpers.js";
 
@@ -38,8 +38,8 @@ function descriptions(folder: string): string[] {
   return found;
 }
 
-/** The join's input over summaries, as the index makes it: term ids by first appearance, frequencies counted. */
-function inputOf(summaries: readonly string[]): JoinInput {
+/** The join's sets over summaries, as the index makes them: term ids by first appearance, frequencies counted. */
+function setsOf(summaries: readonly string[]): JoinSets {
   const ids = new Map<string, number>();
   const frequency: number[] = [];
   const sets = summaries
@@ -54,7 +54,12 @@ function inputOf(summaries: readonly string[]): JoinInput {
       });
       return set.sort();
     });
-  return joinInput(MENU_SIMILARITY_THRESHOLD, sets, frequency);
+  return joinSets(MENU_SIMILARITY_THRESHOLD, sets, frequency);
+}
+
+/** The join's input over summaries, as a finder makes it from their sets. */
+function inputOf(summaries: readonly string[]): JoinInput {
+  return joinInputOf(setsOf(summaries));
 }
 
 const sizeOf = (input: JoinInput, number: number) => {
@@ -81,9 +86,10 @@ function bruteForce(summaries: readonly string[]): number {
   return count;
 }
 
-async function onThreads(input: JoinInput, threads: number): Promise<string[]> {
+async function onThreads(summaries: readonly string[], threads: number): Promise<string[]> {
+  const input = inputOf(summaries);
   const pairs: [number, number, number][] = [];
-  const finding = new ThreadedPairFinder({ threads, minimumSets: 0 }).find(input, (batch, count) => {
+  const finding = new ThreadedPairFinder({ threads, minimumSets: 0 }).find(setsOf(summaries), (batch, count) => {
     for (let k = 0; k < 3 * count; k += 3) {
       const a = batch[k] as number;
       const b = batch[k + 1] as number;
@@ -117,10 +123,10 @@ test("a whole prefix index, in one part or three, probed in any order finds each
 });
 
 test("on one, two and three threads: the pairs of the join in steps, each once", async () => {
-  const input = inputOf(generated(4000, 11));
-  const expected = inSteps(input);
+  const summaries = generated(4000, 11);
+  const expected = inSteps(inputOf(summaries));
   assert.ok(expected.length > 10_000, String(expected.length));
-  for (const threads of [1, 2, 3]) assert.deepEqual(await onThreads(input, threads), expected, `${threads} threads`);
+  for (const threads of [1, 2, 3]) assert.deepEqual(await onThreads(summaries, threads), expected, `${threads} threads`);
 });
 
 const REAL = "/tmp/realskills";
@@ -130,11 +136,11 @@ test("on real skills' descriptions: the pairs of the join in steps", { skip: exi
   const input = inputOf(summaries);
   const expected = inSteps(input);
   assert.ok(expected.length > 0);
-  assert.deepEqual(await onThreads(input, 2), expected);
+  assert.deepEqual(await onThreads(summaries, 2), expected);
 });
 
 test("SKILL_LSP_JOIN=main declines the threads, and so does a join too small for them", () => {
-  const input = inputOf(generated(100, 3));
+  const input = setsOf(generated(100, 3));
   const before = process.env.SKILL_LSP_JOIN;
   process.env.SKILL_LSP_JOIN = "main";
   try {
@@ -194,10 +200,10 @@ test("a finder that fails after some pairs: the join runs again here, and the wa
   ns.deferMenuSimilarity();
   for (const [uri, body] of Object.entries(texts)) ns.setSkill(uri, body);
   const failing: PairFinder = {
-    find: (input, deliver) => {
+    find: (sets, deliver) => {
       // A real pair, then the thread is lost: what came must not stay half in.
       const first: number[] = [];
-      new SimilarityJoin(input, (a, b) => first.length === 0 && first.push(a, b, 2), () => undefined).advance(Number.MAX_SAFE_INTEGER);
+      new SimilarityJoin(joinInputOf(sets), (a, b) => first.length === 0 && first.push(a, b, 2), () => undefined).advance(Number.MAX_SAFE_INTEGER);
       deliver(Int32Array.from(first), first.length / 3);
       return new Promise((_, reject) => setTimeout(() => reject(new Error("lost")), 5));
     },

@@ -5,7 +5,7 @@
 import type { CoreDiagnostic } from "./diagnostics.js";
 import { DiagnosticCodes } from "./diagnostics.js";
 import { MAX_SIMILAR_REPORTED, MENU_SIMILARITY_THRESHOLD, summaryTerms } from "./similarity.js";
-import { SimilarityIndex, type Closest, type JoinInput, type PairIntake, type SimilarNeighbour, type SimilarityJoin } from "./similarityIndex.js";
+import { SimilarityIndex, type Closest, type JoinSets, type PairIntake, type SimilarNeighbour, type SimilarityJoin } from "./similarityIndex.js";
 import type { SkillFile } from "./skillFile.js";
 
 /** True for a skill that competes on the default menu: a valid handle, enabled, advertised, with a summary. */
@@ -26,7 +26,7 @@ function menuKey(skill: SkillFile | undefined): string | undefined {
  * some may be missing. Undefined: it declines, and the join runs in steps on the calling thread.
  */
 export interface PairFinder {
-  find(input: JoinInput, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined;
+  find(sets: JoinSets, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined;
 }
 
 /** Pairs taken in per unit of {@link MenuCompetition.advance} while they come from elsewhere. */
@@ -192,7 +192,7 @@ export class MenuCompetition {
     // Set before asking: a finder may deliver before it answers.
     this.#intake = intake;
     this.#found = false;
-    const finding = (this.#finder as PairFinder).find(intake.input, (pairs, count) => {
+    const finding = (this.#finder as PairFinder).find(intake.sets, (pairs, count) => {
       if (this.#intake !== intake) return;
       this.#arrived.push({ pairs, count });
       wake();

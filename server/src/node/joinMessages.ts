@@ -1,4 +1,4 @@
-import type { JoinInput } from "../core/similarityIndex.js";
+import type { JoinSets } from "../core/similarityIndex.js";
 
 /** Positions a thread takes at a time from the shared counter: small, as positions grow costlier towards the end. */
 export const JOIN_CHUNK = 64;
@@ -7,11 +7,11 @@ export const JOIN_CHUNK = 64;
 export const JOIN_BATCH_PAIRS = 16_384;
 
 /**
- * To a join thread, first: the input, and which part of the index to build (into shared memory) and send back;
- * then {@link JoinIndexParts}: every thread's part, to probe against.
+ * To a join thread, first: the sets (it makes the join's input from them), and which part of the index to build
+ * (into shared memory) and send back; then {@link JoinIndexParts}: every thread's part, to probe against.
  */
 export interface JoinRequest {
-  readonly input: JoinInput;
+  readonly sets: JoinSets;
   /** Shared: the next chunk of positions to probe, taken with Atomics.add. */
   readonly next: Int32Array;
   readonly part: number;

@@ -4,20 +4,21 @@
  * back in batches of (a, b, shared terms), the sets' numbers in the input.
  */
 import { parentPort } from "node:worker_threads";
-import { JoinIndex, JoinProber, type Int32Allocator } from "../core/similarityIndex.js";
+import { JoinIndex, JoinProber, joinInputOf, type Int32Allocator, type JoinInput } from "../core/similarityIndex.js";
 import { JOIN_BATCH_PAIRS, JOIN_CHUNK, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
 
 const shared: Int32Allocator = (length) => new Int32Array(new SharedArrayBuffer(4 * length));
 
 const port = parentPort;
 port?.once("message", (request: JoinRequest) => {
-  const built: JoinReply = { kind: "index", arrays: JoinIndex.whole(request.input, shared, request.part, request.parts).arrays };
-  port.once("message", (index: JoinIndexParts) => probe(request, JoinIndex.of(index.parts)));
+  const input = joinInputOf(request.sets);
+  const built: JoinReply = { kind: "index", arrays: JoinIndex.whole(input, shared, request.part, request.parts).arrays };
+  port.once("message", (index: JoinIndexParts) => probe(request, input, JoinIndex.of(index.parts)));
   port.postMessage(built);
 });
 
-function probe(request: JoinRequest, index: JoinIndex): void {
-  const { input, next } = request;
+function probe(request: JoinRequest, input: JoinInput, index: JoinIndex): void {
+  const { next } = request;
   const out = port as NonNullable<typeof port>;
   const prober = new JoinProber(input, index);
   const order = input.order;

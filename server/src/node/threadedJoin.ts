@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { startBundledWorker } from "./bundledWorker.js";
 import type { PairFinder } from "../core/menuCompetition.js";
-import type { JoinInput } from "../core/similarityIndex.js";
+import { setCount, type JoinSets } from "../core/similarityIndex.js";
 import type { JoinIndexParts, JoinReply, JoinRequest } from "./joinMessages.js";
 
 /** Below this many summaries the join takes less than starting a thread does. */
@@ -40,8 +40,8 @@ export class ThreadedPairFinder implements PairFinder {
     this.#minimumSets = options.minimumSets ?? MINIMUM_SETS;
   }
 
-  find(input: JoinInput, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined {
-    if (process.env.SKILL_LSP_JOIN === "main" || input.order.length < this.#minimumSets) return undefined;
+  find(sets: JoinSets, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined {
+    if (process.env.SKILL_LSP_JOIN === "main" || setCount(sets) < this.#minimumSets) return undefined;
     const workers: Worker[] = [];
     try {
       for (let k = 0; k < this.#threads; k++) {
@@ -88,7 +88,7 @@ export class ThreadedPairFinder implements PairFinder {
         };
         worker.on("error", lost);
         worker.on("exit", () => lost());
-        worker.postMessage({ input, next, part: k, parts: workers.length } satisfies JoinRequest);
+        worker.postMessage({ sets, next, part: k, parts: workers.length } satisfies JoinRequest);
       });
     });
   }
