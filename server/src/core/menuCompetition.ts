@@ -49,12 +49,15 @@ export class MenuCompetition {
   /** Each competing skill's closest neighbours, until a change near it. */
   readonly #closest = new Map<string, Closest>();
   #state: "idle" | "deferred" | "building" | "ready" = "idle";
-  /** While building: the skills still to read, then to index (their terms), then to query. */
-  #toRead: string[] = [];
-  readonly #toIndex = new Map<string, readonly string[] | undefined>();
+  /**
+   * While building: the skills still to index (each read as it is when its turn comes), then to query. A
+   * skill's terms are found and indexed in one step: held for all skills until indexed, they were 100,000
+   * arrays that outlived the young generation.
+   */
+  readonly #toIndex = new Set<string>();
   #toQuery: string[] = [];
-  #phase: "read" | "index" | "join" | "query" = "read";
-  #indexing: IterableIterator<[string, readonly string[] | undefined]> | undefined;
+  #phase: "index" | "join" | "query" = "index";
+  #indexing: IterableIterator<string> | undefined;
   #join: SimilarityJoin | undefined;
   /** Where the pairs are found while not in steps here, and what it found: batches still to take in. */
   #finder: PairFinder | undefined;
@@ -94,9 +97,8 @@ export class MenuCompetition {
     if (this.#state !== "idle" && this.#state !== "deferred") return;
     this.#state = "building";
     this.#finder = finder;
-    this.#phase = "read";
-    this.#toRead = [];
-    for (const skill of this.#skills()) if (competesOnMenu(skill)) this.#toRead.push(skill.uri);
+    this.#phase = "index";
+    for (const skill of this.#skills()) if (competesOnMenu(skill)) this.#toIndex.add(skill.uri);
     this.#cursor = 0;
   }
 
@@ -108,19 +110,9 @@ export class MenuCompetition {
     if (this.#state !== "building") return this.#state === "ready" ? new Set() : undefined;
     let budget = units;
     while (budget > 0) {
-      if (this.#phase === "read") {
-        const uri = this.#toRead[this.#cursor++];
-        if (uri === undefined) {
-          this.#toRead = [];
-          this.#phase = "index";
-          continue;
-        }
-        budget--;
-        // A change since the start already put the skill's current terms in.
-        if (!this.#toIndex.has(uri)) this.#toIndex.set(uri, termsOf(this.#lookup(uri)));
-      } else if (this.#phase === "index") {
-        // One live iterator: a skill deleted once visited and set again by a change comes round again at the end.
-        this.#indexing ??= this.#toIndex.entries();
+      if (this.#phase === "index") {
+        // One live iterator: a skill deleted once visited and added again by a change comes round again at the end.
+        this.#indexing ??= this.#toIndex.values();
         const next = this.#indexing.next();
         if (next.done) {
           this.#indexing = undefined;
@@ -128,9 +120,9 @@ export class MenuCompetition {
           continue;
         }
         budget--;
-        const [uri, terms] = next.value;
+        const uri = next.value;
         this.#toIndex.delete(uri);
-        this.#index.setTerms(uri, terms);
+        this.#index.setTerms(uri, termsOf(this.#lookup(uri)));
       } else if (this.#phase === "join") {
         if (this.#intake || (this.#finder && !this.#join && this.#startElsewhere())) {
           budget = this.#takeIn(budget);
@@ -255,13 +247,13 @@ export class MenuCompetition {
   change(uri: string, previous: SkillFile | undefined, next: SkillFile | undefined): string[] {
     if (this.#state === "idle" || this.#state === "deferred") return [];
     if (menuKey(previous) === menuKey(next)) return [];
+    if (this.#state === "building" && this.#phase === "index" && !this.#index.has(uri)) {
+      // Not indexed yet: its turn reads it as it is then (a skill removed reads as nothing).
+      this.#toIndex.add(uri);
+      return [];
+    }
     const terms = termsOf(next);
     if (this.#state === "building") {
-      if (this.#phase === "read" || (this.#phase === "index" && !this.#index.has(uri))) {
-        // Not indexed yet: the current terms wait their turn (a skill removed waits as nothing).
-        this.#toIndex.set(uri, terms);
-        return [];
-      }
       if (this.#phase === "join") {
         this.#pending.set(uri, terms);
         return [];
