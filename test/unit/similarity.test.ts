@@ -111,6 +111,30 @@ describe("the index", () => {
     return found.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
   }
 
+  test("property: a summary read in place (setSummary) has the terms and neighbours of one set as text", () => {
+    // Words in any case, with digits, punctuation, stop words, stems, and now and then a character past ASCII.
+    const word = fc.constantFrom("Find", "FILES", "file", "calendar", "Day's", "days", "the", "a", "user", "Plan", "planned", "x", "42", "r2d2", "éclair", "naïve", "—", "meeting-notes", "İstanbul", "ß");
+    const text = fc.array(word, { maxLength: 9 }).map((words) => words.join(" "));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(6), fc.option(text, { nil: undefined })), { minLength: 1, maxLength: 16 }), (changes) => {
+        const inPlace = new SimilarityIndex();
+        const asText = new SimilarityIndex();
+        const keys = new Set<string>();
+        for (const [at, summary] of changes) {
+          const key = `k${at}`;
+          inPlace.setSummary(key, summary);
+          asText.set(key, summary);
+          keys.add(key);
+        }
+        for (const key of keys) {
+          assert.equal(inPlace.has(key), asText.has(key), key);
+          assert.deepEqual(inPlace.neighbours(key), asText.neighbours(key), key);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test("property: after any sequence of sets and removals, neighbours are exactly the brute-force ones", () => {
     fc.assert(
       fc.property(

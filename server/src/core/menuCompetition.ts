@@ -122,7 +122,8 @@ export class MenuCompetition {
         budget--;
         const uri = next.value;
         this.#toIndex.delete(uri);
-        this.#index.setTerms(uri, termsOf(this.#lookup(uri)));
+        const skill = this.#lookup(uri);
+        this.#index.setSummary(uri, competesOnMenu(skill) ? (skill.summary ?? "") : undefined);
       } else if (this.#phase === "join") {
         if (this.#intake || (this.#finder && !this.#join && this.#startElsewhere())) {
           budget = this.#takeIn(budget);

@@ -87,7 +87,8 @@ const termsOfWords = new Map<string, string>();
 /** Past this many words the memory starts again: it is a saving, not a registry. */
 const MAX_REMEMBERED_WORDS = 100_000;
 
-function termOf(word: string): string {
+/** A lower-cased word's term, "" for none (a function word, a number, a single character). */
+export function termOf(word: string): string {
   const known = termsOfWords.get(word);
   if (known !== undefined) return known;
   let term = "";

@@ -11,7 +11,7 @@
  *   compared through per-term lists, reading only its rarest terms' lists.
  * Both are exact: every pair at or above the threshold, none below.
  */
-import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, summaryTerms } from "./similarity.js";
+import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, summaryTerms, termOf } from "./similarity.js";
 import { stringCount, stringsOf, withoutString, withString, type Strings } from "./strings.js";
 
 /** A summary close to another one, with their score. */
@@ -53,6 +53,27 @@ interface Group {
 
 const EPSILON = 1e-9;
 
+/** The word table's first size, and the most words it remembers before it starts again (a saving, not a registry). */
+const WORD_SLOTS = 1 << 10;
+const MAX_REMEMBERED_WORDS = 100_000;
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** An ASCII letter or digit: what the words of a summary are made of, for an ASCII summary. */
+function isAsciiWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+}
+
+function lowerAscii(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : code;
+}
+
+/** True when the lower-cased `word` is `text` from `start` on, lower-cased (ASCII). */
+function sameLowerAscii(word: string, text: string, start: number): boolean {
+  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) !== lowerAscii(text.charCodeAt(start + i))) return false;
+  return true;
+}
+
 /** The terms a pair of summaries of n and m terms must share to score at or above t. */
 function sharedNeeded(t: number, n: number, m: number): number {
   return Math.min(n, m, Math.max(1, Math.ceil(t * Math.sqrt(n * m) - EPSILON)));
@@ -90,6 +111,13 @@ export class SimilarityIndex {
   #stamp = 0;
   /** By term id: 1 while a probe holds it. */
   #held = new Uint8Array(64);
+  /** A summary's term ids while it is read ({@link setSummary}). */
+  #scratch = new Int32Array(64);
+  /** Lower-cased ASCII words by their letters (open addressing): each one's term id, -1 for none. */
+  #wordHashes = new Int32Array(WORD_SLOTS);
+  #words: (string | undefined)[] = new Array<string | undefined>(WORD_SLOTS);
+  #wordIds = new Int32Array(WORD_SLOTS);
+  #wordCount = 0;
 
   constructor(threshold = MENU_SIMILARITY_THRESHOLD) {
     this.#threshold = threshold;
@@ -188,16 +216,119 @@ export class SimilarityIndex {
 
   /** {@link set} with the summary's terms already found ({@link summaryTerms}). */
   setTerms(key: string, words: readonly string[] | undefined): void {
+    this.#unset(key);
+    if (words === undefined || words.length < MIN_SUMMARY_TERMS) return;
+    this.#place(key, Int32Array.from(words.map((term) => this.#termId(term))).sort());
+  }
+
+  /**
+   * {@link set}, reading a summary's words in place when they are ASCII: each word's term id is remembered by
+   * its letters, so a summary of known words is indexed without a string made for any of them. A summary with a
+   * letter or digit past ASCII takes {@link set}'s way; both give the same terms.
+   */
+  setSummary(key: string, summary: string | undefined): void {
+    const count = summary === undefined ? 0 : this.#asciiTermIds(summary);
+    if (count < 0) {
+      this.set(key, summary);
+      return;
+    }
+    this.#unset(key);
+    if (count < MIN_SUMMARY_TERMS) return;
+    this.#place(key, this.#scratch.slice(0, count));
+  }
+
+  #unset(key: string): void {
     if (this.#joining) throw new Error("The similarity index changed while its pairs were being found.");
     const previous = this.#groupOf.get(key);
-    if (previous) {
-      this.#groupOf.delete(key);
-      previous.members = withoutString(previous.members, key);
-      previous.sorted = undefined;
-      if (previous.members === undefined) this.#removeGroup(previous);
+    if (!previous) return;
+    this.#groupOf.delete(key);
+    previous.members = withoutString(previous.members, key);
+    previous.sorted = undefined;
+    if (previous.members === undefined) this.#removeGroup(previous);
+  }
+
+  /**
+   * The term ids of a text's words into the scratch array, unique and ascending; their count, or -1 for a text
+   * with a letter or digit past ASCII (lower-casing it may change its length, and its words are Unicode's).
+   */
+  #asciiTermIds(text: string): number {
+    let count = 0;
+    for (let i = 0; i < text.length; ) {
+      const code = text.charCodeAt(i);
+      // Past ASCII, only a character that is no letter or digit (a dash, a quote) parts words here alike.
+      if (code >= 128 && (code >= 0xd800 && code <= 0xdfff ? true : LETTER_OR_DIGIT.test(text.charAt(i)))) return -1;
+      if (!isAsciiWordCode(code)) {
+        i++;
+        continue;
+      }
+      const start = i;
+      while (i < text.length && isAsciiWordCode(text.charCodeAt(i))) i++;
+      const id = this.#wordTermId(text, start, i);
+      if (id < 0) continue;
+      if (count === this.#scratch.length) this.#scratch = grown(this.#scratch, 2 * count);
+      // Kept ascending and unique: a summary has a few dozen words at most.
+      let at = count;
+      while (at > 0 && (this.#scratch[at - 1] as number) > id) at--;
+      if (at > 0 && this.#scratch[at - 1] === id) continue;
+      this.#scratch.copyWithin(at + 1, at, count);
+      this.#scratch[at] = id;
+      count++;
     }
-    if (words === undefined || words.length < MIN_SUMMARY_TERMS) return;
-    const terms = Int32Array.from(words.map((term) => this.#termId(term))).sort();
+    return count;
+  }
+
+  /** The term id of the lower-cased word `text[start, end)` (ASCII letters and digits), -1 for none. */
+  #wordTermId(text: string, start: number, end: number): number {
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ lowerAscii(text.charCodeAt(i)), 0x01000193);
+    hash |= 1;
+    const hashes = this.#wordHashes;
+    const mask = hashes.length - 1;
+    let slot = hash & mask;
+    for (; hashes[slot] !== 0; slot = (slot + 1) & mask) {
+      if (hashes[slot] !== hash) continue;
+      const word = this.#words[slot] as string;
+      if (word.length === end - start && sameLowerAscii(word, text, start)) return this.#wordIds[slot] as number;
+    }
+    const word = text.slice(start, end).toLowerCase();
+    const term = termOf(word);
+    const id = term === "" ? -1 : this.#termId(term);
+    if (this.#wordCount >= MAX_REMEMBERED_WORDS) this.#forgetWords();
+    else if (2 * (this.#wordCount + 1) > hashes.length) this.#growWords();
+    this.#rememberWord(hash, word, id);
+    return id;
+  }
+
+  #rememberWord(hash: number, word: string, id: number): void {
+    const mask = this.#wordHashes.length - 1;
+    let slot = hash & mask;
+    while (this.#wordHashes[slot] !== 0) slot = (slot + 1) & mask;
+    this.#wordHashes[slot] = hash;
+    this.#words[slot] = word;
+    this.#wordIds[slot] = id;
+    this.#wordCount++;
+  }
+
+  #growWords(): void {
+    const hashes = this.#wordHashes;
+    const words = this.#words;
+    const ids = this.#wordIds;
+    this.#wordHashes = new Int32Array(hashes.length * 2);
+    this.#words = new Array<string | undefined>(hashes.length * 2);
+    this.#wordIds = new Int32Array(hashes.length * 2);
+    this.#wordCount = 0;
+    for (let slot = 0; slot < hashes.length; slot++) if (hashes[slot] !== 0) this.#rememberWord(hashes[slot] as number, words[slot] as string, ids[slot] as number);
+  }
+
+  #forgetWords(): void {
+    this.#wordHashes = new Int32Array(WORD_SLOTS);
+    this.#words = new Array<string | undefined>(WORD_SLOTS);
+    this.#wordIds = new Int32Array(WORD_SLOTS);
+    this.#wordCount = 0;
+  }
+
+  /** Puts a key's sorted term ids in their group. */
+  #place(key: string, terms: Int32Array): void {
     const signature = terms.join(",");
     const group = this.#groups.get(signature) ?? this.#addGroup(signature, terms);
     group.members = withString(group.members, key);
