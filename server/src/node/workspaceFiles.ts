@@ -254,6 +254,8 @@ export class FolderListing {
     );
     this.first = walks.then((all) => all.flatMap(({ first }) => first).sort());
     this.whole = walks.then(async (all) => {
+      // No folder left to list (no Agent Skills folder): the whole listing is the first, sorted already.
+      if (all.every(({ walk }) => walk.deferred.length === 0 && walk.candidates.length === 0)) return this.first;
       for (const { walk } of all) {
         while (walk.deferred.length > 0) {
           const folders = walk.deferred;
