@@ -81,7 +81,7 @@ const EXPECTED_RENAME_MS = 60_000;
 const MENU_SIMILARITY_SLICE_MS = 1;
 /** Turns of the event loop it gives away between slices. */
 const MENU_SIMILARITY_YIELD_TURNS = 8;
-/** Skills whose mentions go into the index of who mentions what per turn, after the first index (about half a millisecond). */
+/** Skills whose mentions go into the index of who mentions what per slice, after the first index (about half a millisecond). */
 const MENTIONS_SLICE_SKILLS = 256;
 
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
@@ -518,8 +518,8 @@ export class SkillServer {
 
   /**
    * The first index leaves the index of who mentions what (references, rename, a change's dependents) to be
-   * built here, a slice a turn, when nothing waits: no diagnosis needs it, and a question that does builds the
-   * rest at once.
+   * built here, a slice at a time between the requests: no diagnosis needs it, and a question that does builds
+   * the rest at once.
    */
   async #indexMentions(): Promise<void> {
     while (!this.#namespace.indexMentions(MENTIONS_SLICE_SKILLS)) await this.#yieldToRequests();
