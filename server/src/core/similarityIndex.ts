@@ -13,6 +13,7 @@
  */
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, summaryTerms, termOf } from "./similarity.js";
 import { stringCount, stringsOf, withoutString, withString, type Strings } from "./strings.js";
+import { RangeTable } from "./text.js";
 
 /** A summary close to another one, with their score. */
 export interface SimilarNeighbour {
@@ -53,8 +54,7 @@ interface Group {
 
 const EPSILON = 1e-9;
 
-/** The word table's first size, and the most words it remembers before it starts again (a saving, not a registry). */
-const WORD_SLOTS = 1 << 10;
+/** The most words a summary index remembers before it starts again (a saving, not a registry). */
 const MAX_REMEMBERED_WORDS = 100_000;
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -62,16 +62,6 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** An ASCII letter or digit: what the words of a summary are made of, for an ASCII summary. */
 function isAsciiWordCode(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
-}
-
-function lowerAscii(code: number): number {
-  return code >= 65 && code <= 90 ? code + 32 : code;
-}
-
-/** True when the lower-cased `word` is `text` from `start` on, lower-cased (ASCII). */
-function sameLowerAscii(word: string, text: string, start: number): boolean {
-  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) !== lowerAscii(text.charCodeAt(start + i))) return false;
-  return true;
 }
 
 /** The terms a pair of summaries of n and m terms must share to score at or above t. */
@@ -113,11 +103,8 @@ export class SimilarityIndex {
   #held = new Uint8Array(64);
   /** A summary's term ids while it is read ({@link setSummary}). */
   #scratch = new Int32Array(64);
-  /** Lower-cased ASCII words by their letters (open addressing): each one's term id, -1 for none. */
-  #wordHashes = new Int32Array(WORD_SLOTS);
-  #words: (string | undefined)[] = new Array<string | undefined>(WORD_SLOTS);
-  #wordIds = new Int32Array(WORD_SLOTS);
-  #wordCount = 0;
+  /** Lower-cased ASCII words, found by their letters in the summary: each one's term id, -1 for none. */
+  readonly #wordIds = new RangeTable<number>(true, MAX_REMEMBERED_WORDS);
 
   constructor(threshold = MENU_SIMILARITY_THRESHOLD) {
     this.#threshold = threshold;
@@ -279,52 +266,13 @@ export class SimilarityIndex {
 
   /** The term id of the lower-cased word `text[start, end)` (ASCII letters and digits), -1 for none. */
   #wordTermId(text: string, start: number, end: number): number {
-    let hash = 0x811c9dc5;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ lowerAscii(text.charCodeAt(i)), 0x01000193);
-    hash |= 1;
-    const hashes = this.#wordHashes;
-    const mask = hashes.length - 1;
-    let slot = hash & mask;
-    for (; hashes[slot] !== 0; slot = (slot + 1) & mask) {
-      if (hashes[slot] !== hash) continue;
-      const word = this.#words[slot] as string;
-      if (word.length === end - start && sameLowerAscii(word, text, start)) return this.#wordIds[slot] as number;
-    }
+    const known = this.#wordIds.get(text, start, end);
+    if (known !== undefined) return known;
     const word = text.slice(start, end).toLowerCase();
     const term = termOf(word);
     const id = term === "" ? -1 : this.#termId(term);
-    if (this.#wordCount >= MAX_REMEMBERED_WORDS) this.#forgetWords();
-    else if (2 * (this.#wordCount + 1) > hashes.length) this.#growWords();
-    this.#rememberWord(hash, word, id);
+    this.#wordIds.add(word, id);
     return id;
-  }
-
-  #rememberWord(hash: number, word: string, id: number): void {
-    const mask = this.#wordHashes.length - 1;
-    let slot = hash & mask;
-    while (this.#wordHashes[slot] !== 0) slot = (slot + 1) & mask;
-    this.#wordHashes[slot] = hash;
-    this.#words[slot] = word;
-    this.#wordIds[slot] = id;
-    this.#wordCount++;
-  }
-
-  #growWords(): void {
-    const hashes = this.#wordHashes;
-    const words = this.#words;
-    const ids = this.#wordIds;
-    this.#wordHashes = new Int32Array(hashes.length * 2);
-    this.#words = new Array<string | undefined>(hashes.length * 2);
-    this.#wordIds = new Int32Array(hashes.length * 2);
-    this.#wordCount = 0;
-    for (let slot = 0; slot < hashes.length; slot++) if (hashes[slot] !== 0) this.#rememberWord(hashes[slot] as number, words[slot] as string, ids[slot] as number);
-  }
-
-  #forgetWords(): void {
-    this.#wordHashes = new Int32Array(WORD_SLOTS);
-    this.#words = new Array<string | undefined>(WORD_SLOTS);
-    this.#wordIds = new Int32Array(WORD_SLOTS);
-    this.#wordCount = 0;
   }
 
   /** Puts a key's sorted term ids in their group. */

@@ -103,15 +103,96 @@ export function detached(value: string): string {
 }
 
 /**
- * Handles and slugs seen in the workspace's files, each held once: the same slug is mentioned by many files. An
- * open-addressing table looked up by a range of a text, so a mention's slug is found without cutting it out of
- * its file first (a Map wanted the cut string: one allocation and one hash per mention of the first index).
+ * Strings looked up by a range of a text, without cutting the range out first: an open-addressing table from a
+ * key's characters (ASCII letters lower-cased, with `foldCase`) to a value. The first index looks up every
+ * mention's slug and the menu's comparison every summary's word: a Map wanted each one cut out (an allocation
+ * and a hash apiece). Past `limit` keys it starts again: it is a saving, not a registry.
  */
-let internedHashes = new Int32Array(1 << 12);
-let internedValues: (string | undefined)[] = new Array<string | undefined>(1 << 12);
-let internedCount = 0;
-/** Past this many, the table starts again: it is a saving, not a registry. */
-const MAX_INTERNED = 1_000_000;
+export class RangeTable<V> {
+  readonly #foldCase: boolean;
+  readonly #limit: number;
+  #hashes = new Int32Array(FIRST_SLOTS);
+  #keys: (string | undefined)[] = new Array<string | undefined>(FIRST_SLOTS);
+  #values: (V | undefined)[] = new Array<V | undefined>(FIRST_SLOTS);
+  #count = 0;
+
+  constructor(foldCase: boolean, limit: number) {
+    this.#foldCase = foldCase;
+    this.#limit = limit;
+  }
+
+  /** The value under `text[start, end)` (folded), or undefined. */
+  get(text: string, start: number, end: number): V | undefined {
+    const hash = this.#hash(text, start, end);
+    const hashes = this.#hashes;
+    const mask = hashes.length - 1;
+    const length = end - start;
+    for (let slot = hash & mask; hashes[slot] !== 0; slot = (slot + 1) & mask) {
+      if (hashes[slot] !== hash) continue;
+      const key = this.#keys[slot] as string;
+      if (key.length === length && this.#sameChars(key, text, start)) return this.#values[slot];
+    }
+    return undefined;
+  }
+
+  /** Adds a value under `key`, a key {@link get} did not find (folded already when the table folds case). */
+  add(key: string, value: V): void {
+    if (this.#count >= this.#limit) this.#reset(FIRST_SLOTS);
+    else if (2 * (this.#count + 1) > this.#hashes.length) this.#grow();
+    this.#insert(this.#hash(key, 0, key.length), key, value);
+  }
+
+  #hash(text: string, start: number, end: number): number {
+    let hash = 0x811c9dc5;
+    if (this.#foldCase) for (let i = start; i < end; i++) hash = Math.imul(hash ^ lowerAscii(text.charCodeAt(i)), 0x01000193);
+    else for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    // Zero marks an empty slot.
+    return hash | 1;
+  }
+
+  #sameChars(key: string, text: string, start: number): boolean {
+    if (this.#foldCase) {
+      for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) !== lowerAscii(text.charCodeAt(start + i))) return false;
+    } else {
+      for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+    }
+    return true;
+  }
+
+  #insert(hash: number, key: string, value: V): void {
+    const mask = this.#hashes.length - 1;
+    let slot = hash & mask;
+    while (this.#hashes[slot] !== 0) slot = (slot + 1) & mask;
+    this.#hashes[slot] = hash;
+    this.#keys[slot] = key;
+    this.#values[slot] = value;
+    this.#count++;
+  }
+
+  #grow(): void {
+    const hashes = this.#hashes;
+    const keys = this.#keys;
+    const values = this.#values;
+    this.#reset(hashes.length * 2);
+    for (let slot = 0; slot < hashes.length; slot++) if (hashes[slot] !== 0) this.#insert(hashes[slot] as number, keys[slot] as string, values[slot] as V);
+  }
+
+  #reset(slots: number): void {
+    this.#hashes = new Int32Array(slots);
+    this.#keys = new Array<string | undefined>(slots);
+    this.#values = new Array<V | undefined>(slots);
+    this.#count = 0;
+  }
+}
+
+const FIRST_SLOTS = 1 << 10;
+
+function lowerAscii(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : code;
+}
+
+/** Handles and slugs seen in the workspace's files, each held once: the same slug is mentioned by many files. */
+const internedSlugs = new RangeTable<string>(false, 1_000_000);
 
 /** The one copy of a slug as written that every file shares, detached from any file's text. */
 export function interned(slug: string): string {
@@ -120,49 +201,11 @@ export function interned(slug: string): string {
 
 /** {@link interned} for `text.slice(start, end)`, without making that slice when the slug is known. */
 export function internedSlice(text: string, start: number, end: number): string {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  // Zero marks an empty slot.
-  hash = hash | 1;
-  const mask = internedHashes.length - 1;
-  const length = end - start;
-  for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-    const held = internedHashes[slot];
-    if (held === 0) break;
-    const value = internedValues[slot] as string;
-    if (held === hash && value.length === length && sameChars(value, text, start)) return value;
-  }
-  if (internedCount >= MAX_INTERNED) {
-    internedHashes = new Int32Array(1 << 12);
-    internedValues = new Array<string | undefined>(1 << 12);
-    internedCount = 0;
-  } else if (2 * (internedCount + 1) > internedHashes.length) growInterned();
+  const known = internedSlugs.get(text, start, end);
+  if (known !== undefined) return known;
   const copy = detached(start === 0 && end === text.length ? text : text.slice(start, end));
-  insertInterned(hash, copy);
+  internedSlugs.add(copy, copy);
   return copy;
-}
-
-function sameChars(value: string, text: string, start: number): boolean {
-  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
-  return true;
-}
-
-function insertInterned(hash: number, value: string): void {
-  const mask = internedHashes.length - 1;
-  let slot = hash & mask;
-  while (internedHashes[slot] !== 0) slot = (slot + 1) & mask;
-  internedHashes[slot] = hash;
-  internedValues[slot] = value;
-  internedCount++;
-}
-
-function growInterned(): void {
-  const hashes = internedHashes;
-  const values = internedValues;
-  internedHashes = new Int32Array(hashes.length * 2);
-  internedValues = new Array<string | undefined>(hashes.length * 2);
-  internedCount = 0;
-  for (let slot = 0; slot < hashes.length; slot++) if (hashes[slot] !== 0) insertInterned(hashes[slot] as number, values[slot] as string);
 }
 
 /** True when `position` lies inside `range`, both ends included (a cursor right after a word still touches it). */
