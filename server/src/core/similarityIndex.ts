@@ -617,6 +617,10 @@ export class JoinProber {
   readonly #subsets: Int32Array;
   readonly #ownDepth: Int32Array;
   readonly #otherDepth: Int32Array;
+  /** By size: the first position of a larger set (positions are in size order). */
+  readonly #pastSize: Int32Array;
+  /** By subset size c and then place: the first position too large for a key of that place ({@link probe}). */
+  readonly #limits: Int32Array[];
 
   constructor(input: JoinInput, index: JoinIndex) {
     this.#input = input;
@@ -629,6 +633,12 @@ export class JoinProber {
     this.#subsets = new Int32Array(largest + 1);
     this.#ownDepth = new Int32Array(largest + 1);
     this.#otherDepth = new Int32Array(largest + 1);
+    this.#pastSize = new Int32Array(largest + 1);
+    for (let size = 0, position = 0; size <= largest; size++) {
+      while (position < count && (input.offsets[position + 1] as number) - (input.offsets[position] as number) <= size) position++;
+      this.#pastSize[size] = position;
+    }
+    this.#limits = [0, 1, 2, 3].map(() => new Int32Array(largest + 1));
   }
 
   /** Calls `found` with (position, earlier position, shared terms) for each earlier set at or above the threshold. */
@@ -656,6 +666,17 @@ export class JoinProber {
       otherDepth[m] = m - needed + c - 1;
       lengths[c] = Math.max(lengths[c] as number, Math.min(n, n - needed + c));
     }
+    // A key deeper in this set serves only smaller partners (the deeper, the more terms a larger one must
+    // share after it), and smaller partners come first: so a key's entries stop at the first position too large
+    // for its place, and an index's long lists are cut short rather than read and passed over.
+    const pastSize = this.#pastSize;
+    for (let c = 1; c <= 3; c++) {
+      const limits = this.#limits[c] as Int32Array;
+      for (let place = 0, m = n; place < (lengths[c] as number); place++) {
+        while (m >= lowest && (subsets[m] !== c || (ownDepth[m] as number) < place)) m--;
+        limits[place] = Math.min(position, m < lowest ? 0 : (pastSize[m] as number));
+      }
+    }
     const marks = this.#marks;
     const held = this.#held;
     const stamp = position + 1;
@@ -664,16 +685,19 @@ export class JoinProber {
       const length = lengths[c] as number;
       if (length < c) continue;
       const index = this.#index;
+      const limits = this.#limits[c] as Int32Array;
       eachSubset(ranks, start, length, c, (key, place) => {
+        const limit = limits[place] as number;
+        if (limit === 0) return;
         const postings = index.table(c, key);
         const data = postings.data;
         for (let block = postings.first(key); block >= 0; block = data[block] as number) {
-          // A block's entries rise: one that starts at or after this position holds nothing before it.
-          if ((data[block + BLOCK_HEADER] as number) >= position) continue;
+          // A block's entries rise: one that starts at or past the limit holds nothing before it.
+          if ((data[block + BLOCK_HEADER] as number) >= limit) continue;
           const end = block + BLOCK_HEADER + 2 * (data[block + 2] as number);
           for (let e = block + BLOCK_HEADER; e < end; e += 2) {
             const other = data[e] as number;
-            if (other >= position) break;
+            if (other >= limit) break;
             if (marks[other] === stamp) continue;
             const from = offsets[other] as number;
             const m = (offsets[other + 1] as number) - from;
