@@ -542,9 +542,15 @@ export class JoinIndex {
    * and {@link of} puts them together.
    */
   static whole(input: JoinInput, allocate: Int32Allocator = ordinaryArrays, part = 0, parts = 1): JoinIndex {
-    const index = new JoinIndex([0, 1, 2, 3].map(() => new PostingTable(allocate)), 1, parts === 1 ? -1 : part);
-    for (let position = 0; position < input.order.length; position++) index.#addTo(input, position, parts);
-    return index;
+    const count = input.order.length;
+    // Every entry is known: each key's list is laid out once, at its exact size (counted first), where lists
+    // grown by doubling held twice the memory and left as much again behind them.
+    const tables = [0, 1, 2, 3].map((c) =>
+      PostingTable.packed(allocate, (add) => {
+        for (let position = 0; position < count; position++) eachEntry(input, position, c, part, parts, add);
+      }),
+    );
+    return new JoinIndex(tables, 1, parts === 1 ? -1 : part);
   }
 
   /** The index over the parts' {@link arrays} (made on other threads, say), in part order: for probing only. */
@@ -569,37 +575,39 @@ export class JoinIndex {
 
   /** Indexes a set for the larger (or equal) sets that come after it, under each subset size they probe with. */
   add(input: JoinInput, position: number): void {
-    this.#addTo(input, position, 1);
-  }
-
-  #addTo(input: JoinInput, position: number, parts: number): void {
-    const t = input.threshold;
-    const start = input.offsets[position] as number;
-    const m = (input.offsets[position + 1] as number) - start;
-    const { highest } = partnerSizes(t, m);
-    if (m < MIN_SUMMARY_TERMS) return;
-    const lengths = [0, 0, 0, 0];
-    for (let n = m; n <= highest; n++) {
-      const needed = sharedNeeded(t, n, m);
-      const c = pairSubsetSize(n, needed);
-      lengths[c] = Math.max(lengths[c] as number, Math.min(m, m - needed + c));
-    }
     for (let c = 1; c <= 3; c++) {
-      const length = lengths[c] as number;
-      if (length < c) continue;
       const postings = this.#tables[c] as PostingTable;
-      const part = this.#part;
-      if (part < 0) eachSubset(input.ranks, start, length, c, (key, place) => postings.add(key, position, place));
-      else
-        eachSubset(input.ranks, start, length, c, (key, place) => {
-          if (key % parts === part) postings.add(key, position, place);
-        });
+      eachEntry(input, position, c, 0, 1, (key, at, place) => postings.add(key, at, place));
     }
   }
 
   clear(): void {
     for (const table of this.#tables) table.clear();
   }
+}
+
+/**
+ * Calls `add` with (key, position, place) for each c-subset a set is indexed under: the subsets of its first
+ * terms, as many as its larger partners keyed by c-subsets need (r ≥ ⌈t·m⌉); with `parts`, only the keys of
+ * part `part`.
+ */
+function eachEntry(input: JoinInput, position: number, c: number, part: number, parts: number, add: (key: number, position: number, place: number) => void): void {
+  const t = input.threshold;
+  const start = input.offsets[position] as number;
+  const m = (input.offsets[position + 1] as number) - start;
+  if (m < MIN_SUMMARY_TERMS || c === 0) return;
+  const { highest } = partnerSizes(t, m);
+  let length = 0;
+  for (let n = m; n <= highest; n++) {
+    const needed = sharedNeeded(t, n, m);
+    if (pairSubsetSize(n, needed) === c) length = Math.max(length, Math.min(m, m - needed + c));
+  }
+  if (length < c) return;
+  if (parts === 1) eachSubset(input.ranks, start, length, c, (key, place) => add(key, position, place));
+  else
+    eachSubset(input.ranks, start, length, c, (key, place) => {
+      if (key % parts === part) add(key, position, place);
+    });
 }
 
 /**
@@ -799,6 +807,39 @@ class PostingTable {
     this.data = allocate(4096);
   }
 
+  /**
+   * A table of every entry at once, each key's entries in one block of their exact size: `eachEntry` is called
+   * twice, to count the entries by key and then to place them, and must give the same entries both times.
+   */
+  static packed(allocate: Int32Allocator, eachEntry: (add: (key: number, position: number, place: number) => void) => void): PostingTable {
+    const table = new PostingTable(allocate);
+    // While counting, a key's head holds its count.
+    eachEntry((key) => table.#count(key));
+    const keys = table.#keys;
+    const heads = table.#heads;
+    let total = 0;
+    for (let slot = 0; slot < keys.length; slot++) if (keys[slot] !== -1) total += BLOCK_HEADER + 2 * (heads[slot] as number);
+    const data = allocate(total);
+    for (let slot = 0, at = 0; slot < keys.length; slot++) {
+      if (keys[slot] === -1) continue;
+      const count = heads[slot] as number;
+      data[at] = -1;
+      data[at + 1] = count;
+      heads[slot] = at;
+      at += BLOCK_HEADER + 2 * count;
+    }
+    table.data = data;
+    table.#used = total;
+    eachEntry((key, position, place) => {
+      const block = table.first(key);
+      const count = data[block + 2] as number;
+      data[block + BLOCK_HEADER + 2 * count] = position;
+      data[block + BLOCK_HEADER + 2 * count + 1] = place;
+      data[block + 2] = count + 1;
+    });
+    return table;
+  }
+
   /** A table over another's {@link arrays}, to read. */
   static of(keys: Int32Array, heads: Int32Array, data: Int32Array): PostingTable {
     const table = new PostingTable(() => new Int32Array(0));
@@ -825,18 +866,8 @@ class PostingTable {
 
   /** Adds an entry under a key (keys are non-negative). */
   add(key: number, position: number, place: number): void {
-    if (2 * (this.#size + 1) > this.#keys.length) this.#rehash(Math.max(1024, this.#keys.length * 2));
-    const keys = this.#keys;
-    const mask = keys.length - 1;
-    let slot = slotOf(key, mask);
-    while (keys[slot] !== key && keys[slot] !== -1) slot = (slot + 1) & mask;
-    let block = -1;
-    if (keys[slot] === -1) {
-      keys[slot] = key;
-      this.#size++;
-    } else {
-      block = this.#heads[slot] as number;
-    }
+    const slot = this.#slotOf(key);
+    let block = this.#heads[slot] as number;
     if (block === -1 || this.data[block + 2] === this.data[block + 1]) {
       const capacity = block === -1 ? 2 : 2 * (this.data[block + 1] as number);
       const fresh = this.#allocate(BLOCK_HEADER + 2 * capacity);
@@ -851,6 +882,28 @@ class PostingTable {
     data[block + BLOCK_HEADER + 2 * count] = position;
     data[block + BLOCK_HEADER + 2 * count + 1] = place;
     data[block + 2] = count + 1;
+  }
+
+  /** The slot of a key, the key added (its head -1) if new. */
+  #slotOf(key: number): number {
+    if (2 * (this.#size + 1) > this.#keys.length) this.#rehash(Math.max(1024, this.#keys.length * 2));
+    const keys = this.#keys;
+    const mask = keys.length - 1;
+    let slot = slotOf(key, mask);
+    while (keys[slot] !== key && keys[slot] !== -1) slot = (slot + 1) & mask;
+    if (keys[slot] === -1) {
+      keys[slot] = key;
+      this.#heads[slot] = -1;
+      this.#size++;
+    }
+    return slot;
+  }
+
+  /** Counts an entry under a key, its head holding the count ({@link packed}). */
+  #count(key: number): void {
+    const slot = this.#slotOf(key);
+    const count = this.#heads[slot] as number;
+    this.#heads[slot] = count === -1 ? 1 : count + 1;
   }
 
   clear(): void {
