@@ -93,8 +93,11 @@ export class Namespace {
   readonly #commands = new UriIndex();
   /** Skills with a valid handle, by slug: more than one is a duplicate. */
   readonly #claimants = new UriIndex();
-  /** Every skill file by its lower-cased handle, valid or not: who would clash with a new file name on a case-insensitive disk. */
-  readonly #byLowerHandle = new UriIndex();
+  /**
+   * The skills whose handle is invalid, by lower-cased handle: with the claimants, who would clash with a new
+   * file name on a case-insensitive disk (an index of every skill again held 1.8 MB at 50,000 skills).
+   */
+  readonly #invalidHandles = new UriIndex();
   readonly #declaredTools = new Map<string, DeclaredTool[]>();
   /** Files (skills and configs) that mention a slug. */
   readonly #mentioners = new UriIndex();
@@ -512,7 +515,8 @@ export class Namespace {
     const newUri = skill.format.renamedUri(skill.uri, newHandle);
     // A file that differs only in case (an invalid `Plan.skill.md`) is the same file on a case-insensitive disk.
     let occupant: string | undefined;
-    for (const uri of this.#byLowerHandle.uris(newHandle.toLowerCase())) {
+    const lowered = newHandle.toLowerCase();
+    for (const uri of [...this.#claimants.uris(lowered), ...this.#invalidHandles.uris(lowered)]) {
       if (uri !== skill.uri && equalsIgnoringCase(uri, newUri)) {
         occupant = uri;
         break;
@@ -556,7 +560,7 @@ export class Namespace {
 
   #indexSkill(skill: SkillFile, withMentions = true): void {
     if (skill.validHandle) this.#claimants.add(skill.slug, skill.uri);
-    this.#byLowerHandle.add(skill.slug, skill.uri);
+    else this.#invalidHandles.add(skill.slug, skill.uri);
     if (withMentions) this.#indexMentionsOf(skill);
   }
 
@@ -577,7 +581,7 @@ export class Namespace {
 
   #unindexSkill(skill: SkillFile): void {
     if (skill.validHandle) this.#claimants.remove(skill.slug, skill.uri);
-    this.#byLowerHandle.remove(skill.slug, skill.uri);
+    else this.#invalidHandles.remove(skill.slug, skill.uri);
     // Mentions never indexed have nothing to take out.
     if (this.#mentionsToIndex.delete(skill.uri)) return;
     for (const mention of skill.mentions) this.#mentioners.remove(mention.slug, skill.uri);

@@ -44,8 +44,8 @@ interface Group {
   readonly id: number;
   /** The term ids, joined: the group's key. */
   readonly signature: string;
-  /** Term ids, sorted ascending. */
-  readonly terms: Int32Array;
+  /** Term ids, sorted ascending: an array of small integers holds them in half the memory of an Int32Array. */
+  readonly terms: readonly number[];
   /** Its keys: nearly every group has one. */
   members: Strings;
   /** The members in key order, made when first asked for after a change (for groups of several). */
@@ -53,6 +53,8 @@ interface Group {
 }
 
 const EPSILON = 1e-9;
+
+const NO_NEIGHBOURS: Closest = Object.freeze({ closest: Object.freeze([]), total: 0 });
 
 /** The most words a summary index remembers before it starts again (a saving, not a registry). */
 const MAX_REMEMBERED_WORDS = 100_000;
@@ -205,7 +207,7 @@ export class SimilarityIndex {
   setTerms(key: string, words: readonly string[] | undefined): void {
     this.#unset(key);
     if (words === undefined || words.length < MIN_SUMMARY_TERMS) return;
-    this.#place(key, Int32Array.from(words.map((term) => this.#termId(term))).sort());
+    this.#place(key, words.map((term) => this.#termId(term)).sort((a, b) => a - b));
   }
 
   /**
@@ -221,7 +223,9 @@ export class SimilarityIndex {
     }
     this.#unset(key);
     if (count < MIN_SUMMARY_TERMS) return;
-    this.#place(key, this.#scratch.slice(0, count));
+    const terms = new Array<number>(count);
+    for (let k = 0; k < count; k++) terms[k] = this.#scratch[k] as number;
+    this.#place(key, terms);
   }
 
   #unset(key: string): void {
@@ -276,7 +280,7 @@ export class SimilarityIndex {
   }
 
   /** Puts a key's sorted term ids in their group. */
-  #place(key: string, terms: Int32Array): void {
+  #place(key: string, terms: readonly number[]): void {
     const signature = terms.join(",");
     const group = this.#groups.get(signature) ?? this.#addGroup(signature, terms);
     group.members = withString(group.members, key);
@@ -284,7 +288,7 @@ export class SimilarityIndex {
     this.#groupOf.set(key, group);
   }
 
-  #addGroup(signature: string, terms: Int32Array): Group {
+  #addGroup(signature: string, terms: readonly number[]): Group {
     const id = this.#freeIds.pop() ?? this.#byId.length;
     const group: Group = { id, signature, terms, members: undefined, sorted: undefined };
     this.#groups.set(signature, group);
@@ -368,7 +372,8 @@ export class SimilarityIndex {
       total += stringCount(other.members);
       for (const member of this.#sorted(other, limit)) nearest.offer(member, score);
     }
-    return { closest: nearest.closest, total };
+    // Most summaries have no neighbour: they share one answer.
+    return total === 0 ? NO_NEIGHBOURS : { closest: nearest.closest, total };
   }
 
   /** A group's first `count` members in key order. */
@@ -458,7 +463,7 @@ export interface JoinSets {
   readonly frequency: Int32Array;
 }
 
-export function joinSets(threshold: number, sets: readonly Int32Array[], frequency: readonly number[]): JoinSets {
+export function joinSets(threshold: number, sets: readonly ArrayLike<number>[], frequency: readonly number[]): JoinSets {
   const starts = new Int32Array(sets.length + 1);
   let total = 0;
   sets.forEach((set, i) => {
@@ -477,7 +482,7 @@ export function setCount(sets: JoinSets): number {
 }
 
 /** The join's input for `sets` (term ids, any order), `frequency` giving by term id how many sets hold it. */
-export function joinInput(threshold: number, sets: readonly Int32Array[], frequency: readonly number[]): JoinInput {
+export function joinInput(threshold: number, sets: readonly ArrayLike<number>[], frequency: readonly number[]): JoinInput {
   return joinInputOf(joinSets(threshold, sets, frequency));
 }
 

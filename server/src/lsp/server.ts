@@ -158,7 +158,8 @@ export class SkillServer {
   #diskWork: Promise<void> = Promise.resolve();
   readonly #expectedRenames = new Map<string, number>();
   #pendingPush = new Set<string>();
-  readonly #resultIds = new Map<string, string>();
+  /** By URI, the number of its diagnostics' current result (a number, held; its text, sent). */
+  readonly #resultIds = new Map<string, number>();
   /** Open documents' last text, to find where each edit ended. */
   readonly #openTexts = new Map<string, string>();
   /** Per open document: the offset where the last edit ended, while a mention typed there is not reported. */
@@ -811,10 +812,10 @@ export class SkillServer {
   #resultIdOf(uri: string): string {
     let id = this.#resultIds.get(uri);
     if (id === undefined) {
-      id = String(++this.#nextResultId);
+      id = ++this.#nextResultId;
       this.#resultIds.set(uri, id);
     }
-    return id;
+    return String(id);
   }
 
   /** Remembers the file renames inside an edit this server answered, for a short while. */
