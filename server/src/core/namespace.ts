@@ -3,7 +3,7 @@ import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from ".
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
-import { holdsText, nearest, parseSkillFile, releaseText, type Mention, type SkillFile, type TextLoader } from "./skillFile.js";
+import { everyMentionAsSlug, holdsText, nearest, parseSkillFile, releaseText, type Mention, type SkillFile, type TextLoader } from "./skillFile.js";
 import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, isAgentSkillUri, relativeLink } from "./agentSkills/paths.js";
 import { isBuiltinCommand } from "./agentSkills/commands.js";
@@ -675,7 +675,7 @@ export class Namespace {
   #isPlainlyClean(skill: SkillFile): boolean {
     if (skill.problems.length > 0 || skill.format.quietReferences || !skill.validHandle) return false;
     if (typeof this.#claimants.get(skill.slug) !== "string" || this.tool(skill.slug)) return false;
-    for (const mention of skill.mentions) if (!this.#namesEnabledSkill(mention)) return false;
+    if (!everyMentionAsSlug(skill, this.#namesEnabledSkillSlug)) return false;
     return !this.#competition.mayWarn(skill);
   }
 
@@ -684,10 +684,14 @@ export class Namespace {
    * (a tool of that handle would win the resolution, and a tool's mention in lower case reports nothing either).
    */
   #namesEnabledSkill(mention: Mention): boolean {
-    if (mention.written !== mention.slug) return false;
-    const claimant = this.#claimants.get(mention.slug);
-    return typeof claimant === "string" && this.#skills.get(claimant)?.enabled === true;
+    return mention.written === mention.slug && this.#namesEnabledSkillSlug(mention.slug);
   }
+
+  /** True when a slug names one enabled skill. */
+  readonly #namesEnabledSkillSlug = (slug: string): boolean => {
+    const claimant = this.#claimants.get(slug);
+    return typeof claimant === "string" && this.#skills.get(claimant)?.enabled === true;
+  };
 
   #diagnoseDocument(document: AgentDocument): CoreDiagnostic[] {
     const diagnostics: CoreDiagnostic[] = [...document.problems];

@@ -413,6 +413,15 @@ class ReleasedSkill implements SkillFile {
     this.#load = load;
   }
 
+  /** {@link everyMentionAsSlug} on the packed mentions, without making them. */
+  static everyMentionAsSlug(skill: ReleasedSkill, test: (slug: string) => boolean): boolean {
+    const packed = skill.#mentionsPacked;
+    if (packed === undefined) return everyAsSlug(skill.#mentionsWritten as readonly Mention[], test);
+    const written = skill.#mentionsWritten as readonly string[];
+    for (let i = 0; i < packed.length; i++) if (((packed[i] as number) & 4) !== 0 || !test(written[i] as string)) return false;
+    return true;
+  }
+
   get mentions(): readonly Mention[] {
     const packed = this.#mentionsPacked;
     if (packed === undefined) return this.#mentionsWritten as readonly Mention[];
@@ -436,6 +445,19 @@ class ReleasedSkill implements SkillFile {
   get body(): string {
     return this.text.slice(this.bodyStart);
   }
+}
+
+/**
+ * True when every mention of a skill is written as its slug (in lower case) and `test` holds for that slug: the
+ * diagnosis's question for nearly every skill, answered for a released skill without making its mentions.
+ */
+export function everyMentionAsSlug(skill: SkillFile, test: (slug: string) => boolean): boolean {
+  return skill instanceof ReleasedSkill ? ReleasedSkill.everyMentionAsSlug(skill, test) : everyAsSlug(skill.mentions, test);
+}
+
+function everyAsSlug(mentions: readonly Mention[], test: (slug: string) => boolean): boolean {
+  for (const mention of mentions) if (mention.written !== mention.slug || !test(mention.slug)) return false;
+  return true;
 }
 
 /** The skill without its text (see ReleasedSkill); a skill already released is answered as it is. */
