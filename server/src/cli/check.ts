@@ -3,7 +3,8 @@ import { ThreadedPairFinder } from "../node/threadedJoin.js";
 import { pathFromUri, relativePath, uriFromPath } from "../node/workspaceFiles.js";
 import { HOMEPAGE, VERSION } from "../version.js";
 import { loadLibraryNamespaces, parseArgs, UsageError, type Verb } from "./common.js";
-import { CHECK_FORMATS, jsonReport, sarifReport, textReport, type CheckFormat, type FileDiagnostic } from "./report.js";
+import type { CoreDiagnostic } from "../core/diagnostics.js";
+import { CHECK_FORMATS, jsonReport, sarifReport, textLine, type FileDiagnostic } from "./report.js";
 
 const TOOL = { name: "skill-lsp", version: VERSION, informationUri: HOMEPAGE };
 
@@ -37,40 +38,60 @@ export const checkVerb: Verb = {
       while ((done = namespace.advanceMenuSimilarity(Number.MAX_SAFE_INTEGER)) === undefined) await namespace.menuSimilarityWaiting;
       for (const uri of done) warned.add(uri);
     }
+    // The text report is written as it is made, file by file; the JSON and SARIF reports are one document.
+    const text = format === "text" ? new ChunkedLines(io.out) : undefined;
     const found: FileDiagnostic[] = [];
+    let errors = false;
     const cwd = process.cwd();
     files.forEach(({ uri, namespace }, index) => {
       const filePath = pathFromUri(uri);
       const relative = relativePath(cwd, filePath) || filePath;
       const file = path.sep === "/" ? relative : relative.split(path.sep).join("/");
-      for (const diagnostic of diagnosed[index] ?? []) found.push({ file, diagnostic });
+      const report = (diagnostic: CoreDiagnostic) => {
+        errors ||= diagnostic.severity === "error";
+        if (text) text.add(textLine(file, diagnostic));
+        else found.push({ file, diagnostic });
+      };
+      (diagnosed[index] ?? []).forEach(report);
       // Warnings that came with the pairs: last in a skill's list, as diagnosing it again would put them.
-      if (warned.has(uri)) for (const diagnostic of namespace.menuSimilarDiagnostics(uri)) found.push({ file, diagnostic });
+      if (warned.has(uri)) namespace.menuSimilarDiagnostics(uri).forEach(report);
     });
-    write(format as CheckFormat, files.length, found, io.out);
-    return found.some(({ diagnostic }) => diagnostic.severity === "error") ? 1 : 0;
+    if (text) text.end();
+    else if (format === "json") io.out(JSON.stringify(jsonReport(TOOL, files.length, found), null, 2));
+    else io.out(JSON.stringify(sarifReport(TOOL, uriFromPath(process.cwd()), found), null, 2));
+    return errors ? 1 : 0;
   },
 };
 
 /** Characters of text output gathered into one write. */
 const OUTPUT_CHUNK = 65_536;
 
-function write(format: CheckFormat, files: number, found: readonly FileDiagnostic[], out: (line: string) => void): void {
-  if (format === "text") {
-    // Lines go out joined, about 64 KB at a time: one write a line was 0.7 s of 146,000 lines' check.
-    let chunk: string[] = [];
-    let size = 0;
-    for (const line of textReport(found)) {
-      chunk.push(line);
-      size += line.length + 1;
-      if (size >= OUTPUT_CHUNK) {
-        out(chunk.join("\n"));
-        chunk = [];
-        size = 0;
-      }
-    }
-    if (chunk.length > 0) out(chunk.join("\n"));
+/**
+ * Lines written joined, about 64 KB at a time: one write a line was 0.7 s of 146,000 lines' check, and all of
+ * them made before the first was written held every diagnostic and its line at once.
+ */
+class ChunkedLines {
+  readonly #out: (text: string) => void;
+  #chunk: string[] = [];
+  #size = 0;
+
+  constructor(out: (text: string) => void) {
+    this.#out = out;
   }
-  else if (format === "json") out(JSON.stringify(jsonReport(TOOL, files, found), null, 2));
-  else out(JSON.stringify(sarifReport(TOOL, uriFromPath(process.cwd()), found), null, 2));
+
+  add(line: string): void {
+    this.#chunk.push(line);
+    this.#size += line.length + 1;
+    if (this.#size >= OUTPUT_CHUNK) this.#flush();
+  }
+
+  end(): void {
+    if (this.#chunk.length > 0) this.#flush();
+  }
+
+  #flush(): void {
+    this.#out(this.#chunk.join("\n"));
+    this.#chunk = [];
+    this.#size = 0;
+  }
 }

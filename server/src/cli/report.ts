@@ -51,12 +51,10 @@ const RULE_TEXT: Readonly<Record<DiagnosticCode | "more-problems", string>> = {
   "broken-link": "A link to a skill folder that does not exist.",
 };
 
-/** `file:line:col severity code message`, one line each. */
-export function textReport(diagnostics: readonly FileDiagnostic[]): string[] {
-  return diagnostics.map(({ file, diagnostic }) => {
-    const { line, character } = diagnostic.range.start;
-    return `${file}:${line + 1}:${character + 1} ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`;
-  });
+/** A diagnostic as the text report's line: `file:line:col severity code message`. */
+export function textLine(file: string, diagnostic: CoreDiagnostic): string {
+  const { line, character } = diagnostic.range.start;
+  return `${file}:${line + 1}:${character + 1} ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`;
 }
 
 /** Lines and columns counted from 1, columns in UTF-16 code units (as LSP and SARIF consumers count them). */
