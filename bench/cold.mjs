@@ -30,7 +30,7 @@ function cpuOf(file) {
 
 async function coldStart(server) {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", "--heap-growing-percent=40", ...profile, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...profile, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
   const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
   let indexed;
   const indexing = new Promise((resolve) => (indexed = resolve));

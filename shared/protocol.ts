@@ -24,12 +24,10 @@ export const LANGUAGE_ID = "agent-skill";
  * same) and by the benchmark. A young generation of 4 MB semi-spaces instead of 16: the server mostly waits for
  * a keystroke, and small semi-spaces keep less resident for a few more, short, scavenges (2 MB against 16 kept
  * about 30 MB less at 10,000 skills; 4 MB keeps 2 MB more than 2 MB did). Not 2: at 100,000 skills the first
- * index took about 9% longer with 2 MB, and kept no less resident. The old generation grows by at most 40% a
- * full collection, not by V8's own factor (up to 4×): the first index and the comparison after it make garbage
- * faster than a factor tuned for throughput collects it (alternating cold starts, 100,000 skills: 305 MB
- * resident after the whole index against 396 MB, and no slower; 20% took longer).
+ * index took about 9% longer with 2 MB, and kept no less resident. (The language server also caps the old
+ * generation's growth when it starts: see server/src/main.ts.)
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=4", "--heap-growing-percent=40"];
+export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=4"];
 
 /** Client-side commands that the server's code lenses and quick fixes name. */
 export const ClientCommands = {
