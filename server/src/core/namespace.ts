@@ -3,7 +3,7 @@ import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from ".
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
-import { everyMentionAsSlug, holdsText, nearest, parseSkillFile, releaseText, type Mention, type SkillFile, type TextLoader } from "./skillFile.js";
+import { everyMentionAsSlug, holdsText, mentionsWithSlug, nearest, parseSkillFile, releaseText, type Mention, type SkillFile, type TextLoader } from "./skillFile.js";
 import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, isAgentSkillUri, relativeLink } from "./agentSkills/paths.js";
 import { isBuiltinCommand } from "./agentSkills/commands.js";
@@ -532,7 +532,7 @@ export class Namespace {
     // runs this loop a few thousand times, mostly before the JIT has compiled it.
     for (const uri of this.mentioners(oldKey)) {
       let fileEdits: TextEdit[] | undefined;
-      for (const mention of this.#mentionsOf(uri)) {
+      for (const mention of this.mentionsOfSlug(uri, skill.slug)) {
         if (!this.#reaches(skill, mention)) continue;
         (fileEdits ??= []).push({ range: mention.range, newText: newTextFor(sigilOf(mention)) });
       }
@@ -556,6 +556,13 @@ export class Namespace {
 
   #mentionsOf(uri: string): readonly (Mention | ConfigMention)[] {
     return this.#skills.get(uri)?.mentions ?? this.#configs.get(uri)?.mentions ?? this.#documents.get(uri)?.mentions ?? [];
+  }
+
+  /** A file's mentions of one slug (a skill's, a config's or an agent document's). */
+  mentionsOfSlug(uri: string, slug: string): readonly (Mention | ConfigMention)[] {
+    const skill = this.#skills.get(uri);
+    if (skill) return mentionsWithSlug(skill, slug);
+    return this.#mentionsOf(uri).filter((mention) => mention.slug === slug);
   }
 
   #indexSkill(skill: SkillFile, withMentions = true): void {

@@ -422,6 +422,22 @@ class ReleasedSkill implements SkillFile {
     return true;
   }
 
+  /** {@link mentionsWithSlug} on the packed mentions, making only those. */
+  static mentionsWithSlug(skill: ReleasedSkill, slug: string): readonly Mention[] {
+    const packed = skill.#mentionsPacked;
+    if (packed === undefined) return withSlug(skill.#mentionsWritten as readonly Mention[], slug);
+    const written = skill.#mentionsWritten as readonly string[];
+    let found: Mention[] | undefined;
+    for (let i = 0; i < packed.length; i++) {
+      const value = packed[i] as number;
+      const as = written[i] as string;
+      // Written as its slug, nearly always; else in other capitals, and its slug is the lower-cased text.
+      if ((value & 4) === 0 ? as !== slug : as.toLowerCase() !== slug) continue;
+      (found ??= []).push(new FileMention(as, value, skill.lines));
+    }
+    return found ?? NONE;
+  }
+
   get mentions(): readonly Mention[] {
     const packed = this.#mentionsPacked;
     if (packed === undefined) return this.#mentionsWritten as readonly Mention[];
@@ -453,6 +469,15 @@ class ReleasedSkill implements SkillFile {
  */
 export function everyMentionAsSlug(skill: SkillFile, test: (slug: string) => boolean): boolean {
   return skill instanceof ReleasedSkill ? ReleasedSkill.everyMentionAsSlug(skill, test) : everyAsSlug(skill.mentions, test);
+}
+
+/** A skill's mentions of one slug: a rename or a references search of a skill 1,000 files mention reads 1,000 files' mentions. */
+export function mentionsWithSlug(skill: SkillFile, slug: string): readonly Mention[] {
+  return skill instanceof ReleasedSkill ? ReleasedSkill.mentionsWithSlug(skill, slug) : withSlug(skill.mentions, slug);
+}
+
+function withSlug(mentions: readonly Mention[], slug: string): readonly Mention[] {
+  return mentions.filter((mention) => mention.slug === slug);
 }
 
 function everyAsSlug(mentions: readonly Mention[], test: (slug: string) => boolean): boolean {

@@ -27,7 +27,8 @@ export function references(namespace: Namespace, file: WorkspaceFile, position: 
     if (isCancelled()) return null;
     const other = fileOf(namespace, uri);
     if (!other) continue;
-    const reaching = only ? namespace.referencesTo(only, other.file.mentions) : other.file.mentions.filter((mention) => mention.slug === subject.slug);
+    const named = namespace.mentionsOfSlug(uri, subject.slug);
+    const reaching = only ? namespace.referencesTo(only, named) : named;
     for (const mention of reaching) locations.push({ uri, range: mention.range });
   }
   return locations;
