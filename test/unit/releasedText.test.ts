@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import * as fc from "fast-check";
-import { bodyFingerprint, holdsText, LineMap, Namespace, parseAgentSkill, parseSkillFile, releaseText, skillBodyFingerprint, type SkillFile } from "../../server/src/core/index.js";
+import { bodyFingerprint, everyMentionAsSlug, holdsText, LineMap, mentionsWithSlug, Namespace, parseAgentSkill, parseSkillFile, releaseText, skillBodyFingerprint, type Mention, type SkillFile } from "../../server/src/core/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -62,6 +62,31 @@ describe("a skill that let its text go", () => {
       assert.equal(released.body, parsed.body);
       assert.equal(skillBodyFingerprint(released), skillBodyFingerprint(parsed));
     }
+  });
+
+  test("answers a slug's mentions, and whether every mention is written as a slug that passes, as the parsed skill does", () => {
+    const asData = (mentions: readonly Mention[]) => mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, place: mention.place, inCode: mention.inCode, range: mention.range }));
+    const check = (uri: string, text: string) => {
+      const parsed = parse(uri, text);
+      const released = releaseText(parse(uri, text), () => text);
+      const slugs = [...new Set(parsed.mentions.map((mention) => mention.slug)), "no-such-skill"];
+      for (const slug of slugs) assert.deepEqual(asData(mentionsWithSlug(released, slug)), asData(parsed.mentions.filter((mention) => mention.slug === slug)), `${uri} @${slug}`);
+      // Every slug passes, none does, and only the first one does.
+      for (const passes of [() => true, () => false, (slug: string) => slug === slugs[0]]) {
+        const expected = parsed.mentions.every((mention) => mention.written === mention.slug && passes(mention.slug));
+        assert.equal(everyMentionAsSlug(released, passes), expected, uri);
+        assert.equal(everyMentionAsSlug(parsed, passes), expected, uri);
+      }
+    };
+    for (const { uri, text } of files) check(uri, text);
+    // Mentions in any capitals, in the summary, the body and code spans.
+    const word = fc.constantFrom("plan", "Plan", "PLAN", "trip", "find-file", "Find-File", "x");
+    const piece = fc.oneof(word.map((w) => `@${w}`), word.map((w) => `\`@${w}\``), fc.constantFrom(" ", "\n", "text ", "é ", "🎉"));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }).map((parts) => parts.join("")), fc.array(piece, { maxLength: 20 }).map((parts) => parts.join("")), (summary, body) => {
+        check("file:///w/skills/some-skill.skill.md", `---\nsummary: ${summary.replace(/\n/g, " ")}\n---\n${body}\n`);
+      }),
+    );
   });
 
   test("reads its text through the loader, every time: what the disk holds now", () => {
