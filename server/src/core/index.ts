@@ -10,6 +10,8 @@ export * from "./similarity.js";
 export * from "./similarityIndex.js";
 export * from "./menuCompetition.js";
 export * from "./skillFile.js";
+export * from "./skillFormats.js";
+export * from "./partsBatch.js";
 export * from "./slug.js";
 export * from "./text.js";
 export * from "./tools.js";

@@ -3,12 +3,12 @@ import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from ".
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
-import { everyMentionAsSlug, holdsText, mentionsWithSlug, nearest, parseSkillFile, releaseText, type Mention, type SkillFile, type TextLoader } from "./skillFile.js";
+import { everyMentionAsSlug, holdsText, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
+import { isSkillText, parseSkill, skillFromParts } from "./skillFormats.js";
 import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, isAgentSkillUri, relativeLink } from "./agentSkills/paths.js";
 import { isBuiltinCommand } from "./agentSkills/commands.js";
 import { sigilOf, type Reference } from "./agentSkills/references.js";
-import { parseAgentSkill } from "./agentSkills/skillFolder.js";
 import type { Range } from "./text.js";
 import { BUILTIN_TOOLS, type ToolSpec } from "./tools.js";
 
@@ -150,7 +150,7 @@ export class Namespace {
    * {@link indexMentions}: no diagnosis reads who mentions what.
    */
   load(uri: string, text: string): void {
-    if (isConfigUri(uri) || (!isAgentSkillUri(uri) && isAgentDocumentUri(uri))) {
+    if (!isSkillText(uri)) {
       this.set(uri, text);
       return;
     }
@@ -159,7 +159,23 @@ export class Namespace {
       this.setSkill(uri, text);
       return;
     }
-    const next = this.#parsed(uri, text);
+    this.#loadSkill(uri, previous, this.#parsed(uri, text));
+  }
+
+  /**
+   * {@link load} for a skill another thread parsed and released ({@link parsedSkillParts}). Answers false, and takes
+   * nothing, when this file's text must be kept (an editor has it open, or this namespace keeps every text)
+   * or the skill it replaces holds its text: the caller loads the text instead.
+   */
+  loadParts(uri: string, parts: ReleasedParts): boolean {
+    const load = this.#releaseLoader(uri);
+    const previous = this.#skills.get(uri);
+    if (!load || !isSkillText(uri) || (previous && holdsText(previous))) return false;
+    this.#loadSkill(uri, previous, skillFromParts(uri, parts, load));
+    return true;
+  }
+
+  #loadSkill(uri: string, previous: SkillFile | undefined, next: SkillFile): void {
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
     this.#indexSkill(next, false);
@@ -172,10 +188,14 @@ export class Namespace {
 
   /** A skill's text parsed, and released once parsed unless an editor has it open. */
   #parsed(uri: string, text: string): SkillFile {
-    const parsed = isAgentSkillUri(uri) ? parseAgentSkill(uri, text) : parseSkillFile(uri, text);
-    // Where the text goes once parsed: back to the disk, unless an editor has the file open.
-    const load = this.#holding && !this.#holding.isOpen(uri) ? this.#holding.load : undefined;
+    const parsed = parseSkill(uri, text);
+    const load = this.#releaseLoader(uri);
     return load ? releaseText(parsed, load) : parsed;
+  }
+
+  /** Where a skill's text goes once parsed: back to the disk (this loader reads it again), unless an editor has the file open. */
+  #releaseLoader(uri: string): TextLoader | undefined {
+    return this.#holding && !this.#holding.isOpen(uri) ? this.#holding.load : undefined;
   }
 
   /** True when `/name` names a command: one of the user's command files, or an agent's built-in command. */
@@ -186,7 +206,7 @@ export class Namespace {
 
   setSkill(uri: string, text: string): Set<string> {
     const previous = this.#skills.get(uri);
-    const load = this.#holding && !this.#holding.isOpen(uri) ? this.#holding.load : undefined;
+    const load = this.#releaseLoader(uri);
     // A released text is not read back to compare: parsing again is cheaper than reading the file.
     if (previous && holdsText(previous) && previous.text === text) {
       // The same text from the disk after its editor closed: the same skill, without its text; every index holds it by URI.

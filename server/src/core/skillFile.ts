@@ -4,7 +4,7 @@ import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
 import { closedFrontmatterEnd, findFrontmatter, flowDepth, MAX_FLOW_DEPTH } from "./frontmatterBlock.js";
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
-import { detached, interned, LineMap, TEXT_START, type Position, type Range } from "./text.js";
+import { detached, interned, LineMap, TEXT_START, type LineMapParts, type Position, type Range } from "./text.js";
 
 /** The file-name suffix that makes a Markdown file a skill. */
 export const SKILL_SUFFIX = ".skill.md";
@@ -375,42 +375,100 @@ class ReleasedSkill implements SkillFile {
   readonly bodyFingerprint: number;
   readonly #load: TextLoader;
 
-  constructor(skill: SkillFile, load: TextLoader) {
-    this.uri = skill.uri;
-    this.format = skill.format;
-    this.declaration = skill.declaration;
-    this.handle = skill.handle;
-    this.slug = skill.slug;
-    this.validHandle = skill.validHandle;
-    this.lines = skill.lines;
-    this.title = detached(skill.title);
-    this.summary = skill.summary === undefined ? undefined : detached(skill.summary);
-    this.#summaryStart = offsetOf(skill.lines, skill.summaryRange?.start);
-    this.#summaryEnd = offsetOf(skill.lines, skill.summaryRange?.end);
-    this.enabled = skill.enabled;
-    this.advertised = skill.advertised;
-    this.examples = skill.examples.length === 0 ? NONE : skill.examples.map(detachedEntry);
-    this.nearMisses = skill.nearMisses.length === 0 ? NONE : skill.nearMisses.map(detachedEntry);
-    this.#frontmatterStart = offsetOf(skill.lines, skill.frontmatterRange?.start);
-    this.#frontmatterEnd = offsetOf(skill.lines, skill.frontmatterRange?.end);
-    this.bodyStart = skill.bodyStart;
-    const mentions = skill.mentions;
-    if (mentions.length === 0) {
-      this.#mentionsWritten = NONE;
-      this.#mentionsPacked = NONE;
-    } else if (mentions.every((mention) => mention instanceof FileMention)) {
-      this.#mentionsWritten = mentions.map((mention) => mention.written);
-      this.#mentionsPacked = mentions.map((mention) => mention.packed);
-    } else {
-      this.#mentionsWritten = mentions;
-      this.#mentionsPacked = undefined;
-    }
-    this.requirements = skill.requirements.length === 0 ? NONE : skill.requirements;
-    this.codeOnly = skill.codeOnly.length === 0 ? NONE : skill.codeOnly;
-    this.problems = skill.problems.length === 0 ? NONE : skill.problems.map(detachedDiagnostic);
-    if (skill.declaredName) this.declaredName = skill.declaredName;
-    this.bodyFingerprint = bodyFingerprint(skill.body);
+  constructor(uri: string, format: SkillFormat, parts: ReleasedParts<LineMap | LineMapParts>, load: TextLoader) {
+    this.uri = uri;
+    this.format = format;
+    this.declaration = parts.declaration;
+    this.handle = parts.handle;
+    this.slug = parts.slug;
+    this.validHandle = parts.validHandle;
+    this.lines = parts.lines instanceof LineMap ? parts.lines : new LineMap(parts.lines);
+    this.title = parts.title;
+    this.summary = parts.summary;
+    this.#summaryStart = parts.summaryStart;
+    this.#summaryEnd = parts.summaryEnd;
+    this.enabled = parts.enabled;
+    this.advertised = parts.advertised;
+    this.examples = parts.examples.length === 0 ? NONE : parts.examples;
+    this.nearMisses = parts.nearMisses.length === 0 ? NONE : parts.nearMisses;
+    this.#frontmatterStart = parts.frontmatterStart;
+    this.#frontmatterEnd = parts.frontmatterEnd;
+    this.bodyStart = parts.bodyStart;
+    this.#mentionsWritten = parts.mentionsWritten.length === 0 ? NONE : parts.mentionsWritten;
+    this.#mentionsPacked = parts.mentionsPacked === undefined || parts.mentionsPacked.length > 0 ? parts.mentionsPacked : NONE;
+    this.requirements = parts.requirements.length === 0 ? NONE : parts.requirements;
+    this.codeOnly = parts.codeOnly.length === 0 ? NONE : parts.codeOnly;
+    this.problems = parts.problems.length === 0 ? NONE : parts.problems;
+    if (parts.declaredName) this.declaredName = parts.declaredName;
+    this.bodyFingerprint = parts.bodyFingerprint;
     this.#load = load;
+  }
+
+  /**
+   * What a parsed skill keeps once released, every string detached from its text; or left as it is with
+   * `detach` false, for parts that are posted to another thread (which copies every string).
+   */
+  static partsOf(skill: SkillFile, detach = true): ReleasedParts<LineMap> {
+    const copy = detach ? detached : (value: string) => value;
+    const copyEntry = detach ? detachedEntry : (entry: ListEntry) => entry;
+    const mentions = skill.mentions;
+    const packed = mentions.every((mention) => mention instanceof FileMention);
+    return {
+      declaration: skill.declaration,
+      handle: skill.handle,
+      slug: skill.slug,
+      validHandle: skill.validHandle,
+      lines: skill.lines,
+      title: copy(skill.title),
+      summary: skill.summary === undefined ? undefined : copy(skill.summary),
+      summaryStart: offsetOf(skill.lines, skill.summaryRange?.start),
+      summaryEnd: offsetOf(skill.lines, skill.summaryRange?.end),
+      enabled: skill.enabled,
+      advertised: skill.advertised,
+      examples: skill.examples.map(copyEntry),
+      nearMisses: skill.nearMisses.map(copyEntry),
+      frontmatterStart: offsetOf(skill.lines, skill.frontmatterRange?.start),
+      frontmatterEnd: offsetOf(skill.lines, skill.frontmatterRange?.end),
+      bodyStart: skill.bodyStart,
+      mentionsWritten: packed ? mentions.map((mention) => mention.written) : mentions,
+      mentionsPacked: packed ? mentions.map((mention) => (mention as FileMention).packed) : undefined,
+      requirements: skill.requirements,
+      codeOnly: skill.codeOnly,
+      problems: detach ? skill.problems.map(detachedDiagnostic) : skill.problems,
+      declaredName: skill.declaredName,
+      bodyFingerprint: bodyFingerprint(skill.body),
+    };
+  }
+
+  /** The parts as plain values a thread can post; undefined for a skill whose mentions are not all of the file's own kind. */
+  static plainParts(skill: ReleasedSkill): ReleasedParts | undefined {
+    const packed = skill.#mentionsPacked;
+    if (packed === undefined) return undefined;
+    return {
+      declaration: skill.declaration,
+      handle: skill.handle,
+      slug: skill.slug,
+      validHandle: skill.validHandle,
+      lines: skill.lines.parts,
+      title: skill.title,
+      summary: skill.summary,
+      summaryStart: skill.#summaryStart,
+      summaryEnd: skill.#summaryEnd,
+      enabled: skill.enabled,
+      advertised: skill.advertised,
+      examples: skill.examples,
+      nearMisses: skill.nearMisses,
+      frontmatterStart: skill.#frontmatterStart,
+      frontmatterEnd: skill.#frontmatterEnd,
+      bodyStart: skill.bodyStart,
+      mentionsWritten: skill.#mentionsWritten as readonly string[],
+      mentionsPacked: packed,
+      requirements: skill.requirements,
+      codeOnly: skill.codeOnly,
+      problems: skill.problems,
+      declaredName: skill.declaredName,
+      bodyFingerprint: skill.bodyFingerprint,
+    };
   }
 
   /** {@link everyMentionAsSlug} on the packed mentions, without making them. */
@@ -487,7 +545,57 @@ function everyAsSlug(mentions: readonly Mention[], test: (slug: string) => boole
 
 /** The skill without its text (see ReleasedSkill); a skill already released is answered as it is. */
 export function releaseText(skill: SkillFile, load: TextLoader): SkillFile {
-  return skill instanceof ReleasedSkill ? skill : new ReleasedSkill(skill, load);
+  return skill instanceof ReleasedSkill ? skill : new ReleasedSkill(skill.uri, skill.format, ReleasedSkill.partsOf(skill), load);
+}
+
+/**
+ * What a released skill keeps, as plain values: what a thread that parsed a file posts to the one that holds the
+ * namespace ({@link postableParts}, {@link releasedFromParts}). The skill's URI and format travel apart.
+ */
+export interface ReleasedParts<Lines extends LineMap | LineMapParts = LineMapParts> {
+  readonly declaration: Range;
+  readonly handle: string;
+  readonly slug: string;
+  readonly validHandle: boolean;
+  readonly lines: Lines;
+  readonly title: string;
+  readonly summary: string | undefined;
+  /** The summary's and the frontmatter's offsets, -1 for none. */
+  readonly summaryStart: number;
+  readonly summaryEnd: number;
+  readonly frontmatterStart: number;
+  readonly frontmatterEnd: number;
+  readonly enabled: boolean;
+  readonly advertised: boolean;
+  readonly examples: readonly ListEntry[];
+  readonly nearMisses: readonly ListEntry[];
+  readonly bodyStart: number;
+  /** Each mention's slug as written, and its packed number (see FileMention); mentions of another kind when there are no numbers. */
+  readonly mentionsWritten: readonly string[] | readonly Mention[];
+  readonly mentionsPacked: readonly number[] | undefined;
+  readonly requirements: readonly string[];
+  readonly codeOnly: readonly string[];
+  readonly problems: readonly CoreDiagnostic[];
+  readonly declaredName: { readonly value: string; readonly range: Range } | undefined;
+  readonly bodyFingerprint: number;
+}
+
+/**
+ * A skill parsed and released, as {@link ReleasedParts} a thread can post; undefined when it cannot travel (a
+ * mention of another kind than the file's own).
+ */
+export function postableParts(skill: SkillFile): ReleasedParts | undefined {
+  const released = skill instanceof ReleasedSkill ? skill : new ReleasedSkill(skill.uri, skill.format, ReleasedSkill.partsOf(skill, false), () => undefined);
+  return ReleasedSkill.plainParts(released);
+}
+
+/**
+ * The released skill that {@link postableParts} gave, made again on the thread that holds the namespace from
+ * parts whose slugs are the shared copies every other skill holds (see decodePartsBatch): the indexes compare
+ * slugs by identity.
+ */
+export function releasedFromParts(uri: string, format: SkillFormat, parts: ReleasedParts, load: TextLoader): SkillFile {
+  return new ReleasedSkill(uri, format, parts, load);
 }
 
 /** A position's offset, or -1 for none. */

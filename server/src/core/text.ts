@@ -14,6 +14,12 @@ export interface Range {
  * Maps UTF-16 offsets of one text to line/character positions and back, in O(log lines). It keeps the line
  * starts and the length of each line's break, not the text: a skill no editor has open keeps no text at all.
  */
+/** A {@link LineMap}'s contents as plain values. */
+export interface LineMapParts {
+  readonly lines: number[] | string;
+  readonly length: number;
+}
+
 export class LineMap {
   /**
    * Each line's start offset times four, plus the length of its break: 0, 1 (`\n` or `\r`) or 2 (`\r\n`).
@@ -23,7 +29,14 @@ export class LineMap {
   readonly #lines: number[] | string;
   readonly #length: number;
 
-  constructor(text: string) {
+  /** The map of a text, or one rebuilt from {@link parts} (made on another thread). */
+  constructor(source: string | LineMapParts) {
+    if (typeof source !== "string") {
+      this.#lines = source.lines;
+      this.#length = source.length;
+      return;
+    }
+    const text = source;
     const lines: number[] = [];
     let start = 0;
     if (text.indexOf("\r") === -1) {
@@ -47,6 +60,11 @@ export class LineMap {
     // Sized to the line count: the array grown by push would keep room for more lines in every file held.
     this.#lines = start * 4 < 65536 ? String.fromCharCode(...lines) : lines.slice();
     this.#length = text.length;
+  }
+
+  /** What the map holds, as plain values a thread can post. */
+  get parts(): LineMapParts {
+    return { lines: this.#lines, length: this.#length };
   }
 
   get lineCount(): number {

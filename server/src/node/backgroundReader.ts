@@ -1,15 +1,28 @@
 import type { Worker } from "node:worker_threads";
+import { decodePartsBatch } from "../core/partsBatch.js";
+import type { ReleasedParts } from "../core/skillFile.js";
 import { startBundledWorker } from "./bundledWorker.js";
 import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
 import { listFolderEntriesSync, type FolderEntries, type ListRequest, type ListResponse } from "./folderEntries.js";
 
+/** One batch as {@link BackgroundReader.readParsed} hands it out: each file's bytes, and what the thread parsed of them. */
+export interface ReadBatch {
+  readonly files: readonly (Uint8Array | undefined)[];
+  /** Each file's skill as the thread parsed it (undefined, or no list: parse it from its bytes). */
+  readonly parts: readonly (ReleasedParts | undefined)[] | undefined;
+}
+
+const YOUNG_GENERATION_MB = 6;
+
 /** Files per message: one round trip costs about what reading two small files does. */
 const BATCH_FILES = 128;
 /** Batches asked for ahead of the one being parsed: the reader never waits, and at most a few hundred files' bytes wait in memory. */
-const BATCHES_AHEAD = 3;
+const BATCHES_AHEAD = 6;
 
 function startWorker(): Worker | undefined {
-  return startBundledWorker("reader-worker.js", "readerWorker.ts");
+  // A young generation as small as the main thread's (--max-semi-space-size=4): the skills it parses are posted
+  // and dropped, and a larger one only raised the server's peak memory.
+  return startBundledWorker("reader-worker.js", "readerWorker.ts", { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB });
 }
 
 /**
@@ -21,7 +34,7 @@ function startWorker(): Worker | undefined {
 export class BackgroundReader {
   readonly #limit: number;
   #worker: Worker | undefined;
-  readonly #waiting = new Map<number, (answer: FileBatch | FolderEntries | undefined) => void>();
+  readonly #waiting = new Map<number, (answer: ReadResponse | FolderEntries | undefined) => void>();
   #nextId = 0;
 
   /** The thread is still to be started, on first use. */
@@ -50,7 +63,7 @@ export class BackgroundReader {
       worker.on("message", (response: ReadResponse | ListResponse) => {
         const answer = this.#waiting.get(response.id);
         this.#waiting.delete(response.id);
-        answer?.("entries" in response ? response.entries : response.batch);
+        answer?.("entries" in response ? response.entries : response);
       });
       const lost = () => {
         this.#worker = undefined;
@@ -84,8 +97,17 @@ export class BackgroundReader {
    * before its batch was read gives its new bytes; one changed after is the caller's to apply (its file event).
    */
   async *read(paths: readonly string[]): AsyncGenerator<readonly (Uint8Array | undefined)[]> {
+    for await (const batch of this.readParsed(paths, 0)) yield batch.files;
+  }
+
+  /**
+   * {@link read}, with the thread asked to parse the skills of one batch in `parseEvery` (0: none) of those it
+   * reads: on two cores the main thread then parses only the others.
+   */
+  async *readParsed(paths: readonly string[], parseEvery: number): AsyncGenerator<ReadBatch> {
     // Each batch asked of the thread, or not yet (undefined): read here when its turn comes, if still not asked.
-    const asked: { readonly paths: readonly string[]; batch: Promise<FileBatch | undefined> | undefined }[] = [];
+    const asked: { readonly paths: readonly string[]; readonly parse: boolean; batch: Promise<ReadResponse | undefined> | undefined }[] = [];
+    let batches = 0;
     // Buffers of batches handed out and done with: read into again, so the bytes cost no garbage.
     const spares: ArrayBuffer[] = [];
     let next = 0;
@@ -93,20 +115,21 @@ export class BackgroundReader {
       while (asked.length < BATCHES_AHEAD && next < paths.length) {
         const batch = paths.slice(next, next + BATCH_FILES);
         next += batch.length;
-        asked.push({ paths: batch, batch: undefined });
+        asked.push({ paths: batch, parse: parseEvery > 0 && ++batches % parseEvery === 0, batch: undefined });
       }
       // The thread is asked for every batch after the one due now, once it is up: while it boots, this thread
       // reads rather than waits.
       if (this.#thread() !== undefined && this.#online) {
         for (let at = 1; at < asked.length; at++) {
           const entry = asked[at];
-          if (entry && !entry.batch) entry.batch = this.#ask(entry.paths, spares.pop());
+          if (entry && !entry.batch) entry.batch = this.#ask(entry.paths, entry.parse, spares.pop());
         }
       }
       const first = asked.shift();
       if (!first) break;
-      const batch = (first.batch ? await first.batch : undefined) ?? readFileBatchSync(first.paths, this.#limit, spares.pop());
-      yield filesOfBatch(batch);
+      const answer = first.batch ? await first.batch : undefined;
+      const batch = answer?.batch ?? readFileBatchSync(first.paths, this.#limit, spares.pop());
+      yield { files: filesOfBatch(batch), parts: answer?.parts ? [...decodePartsBatch(answer.parts)] : undefined };
       // The caller asked for the next batch: it is done with this one's bytes.
       spares.push(batch.bytes.buffer as ArrayBuffer);
     }
@@ -121,7 +144,7 @@ export class BackgroundReader {
     if (!worker || folders.length === 0) return listFolderEntriesSync(folders);
     const id = this.#nextId++;
     const request: ListRequest = { id, list: folders.join("\0") };
-    const entries = await new Promise<FileBatch | FolderEntries | undefined>((resolve) => {
+    const entries = await new Promise<ReadResponse | FolderEntries | undefined>((resolve) => {
       this.#waiting.set(id, resolve);
       worker.postMessage(request);
     });
@@ -136,13 +159,13 @@ export class BackgroundReader {
     void worker?.terminate();
   }
 
-  #ask(paths: readonly string[], spare: ArrayBuffer | undefined): Promise<FileBatch | undefined> {
+  #ask(paths: readonly string[], parse: boolean, spare: ArrayBuffer | undefined): Promise<ReadResponse | undefined> {
     const worker = this.#thread();
     if (!worker) return Promise.resolve(undefined);
     const id = this.#nextId++;
-    const request: ReadRequest = { id, paths: paths.join("\0"), limit: this.#limit, ...(spare ? { spare } : {}) };
-    return new Promise<FileBatch | undefined>((resolve) => {
-      this.#waiting.set(id, (answer) => resolve(answer !== undefined && "lengths" in answer ? answer : undefined));
+    const request: ReadRequest = { id, paths: paths.join("\0"), limit: this.#limit, ...(spare ? { spare } : {}), ...(parse ? { parse } : {}) };
+    return new Promise<ReadResponse | undefined>((resolve) => {
+      this.#waiting.set(id, (answer) => resolve(answer !== undefined && "batch" in answer ? answer : undefined));
       worker.postMessage(request, spare ? [spare] : []);
     });
   }

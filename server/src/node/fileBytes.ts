@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import type { PartsBatch } from "../core/partsBatch.js";
 
 /**
  * The bytes of a file, at most `limit + 1` of them (one past the limit says it is too large), in a buffer of
@@ -95,10 +96,13 @@ export interface ReadRequest {
   readonly paths: string;
   readonly limit: number;
   readonly spare?: ArrayBuffer;
+  /** Parse the batch's skills too, and answer their parts. */
+  readonly parse?: boolean;
 }
 
-/** What it answers: the batch, its buffer moved, not copied. */
+/** What it answers: the batch, its buffer moved, not copied; with `parse`, the skills it parsed, packed (a file not parsed there is parsed on the namespace's thread). */
 export interface ReadResponse {
   readonly id: number;
   readonly batch: FileBatch;
+  readonly parts?: PartsBatch;
 }

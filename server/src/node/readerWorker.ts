@@ -1,11 +1,31 @@
 /**
  * The thread that reads the workspace's files for the first index (dist/reader-worker.js): the main thread
- * parses one batch while this one reads the next, and lists the Agent Skills' folders meanwhile. It only reads;
- * what is kept is decided where the namespace is.
+ * parses one batch while this one reads the next, and lists the Agent Skills' folders meanwhile. Asked to, it
+ * parses a batch's skills as well and answers what the namespace keeps of each; what is kept is decided where
+ * the namespace is.
  */
 import { parentPort } from "node:worker_threads";
-import { readFileBatchSync, type ReadRequest, type ReadResponse } from "./fileBytes.js";
+import { parsedSkillParts } from "../core/skillFormats.js";
+import { encodePartsBatch, type PartsBatch } from "../core/partsBatch.js";
+import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
+import { uriFromPath } from "./fileUris.js";
 import { listFolderEntriesSync, type ListRequest, type ListResponse } from "./folderEntries.js";
+
+const DECODER = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/** Each file's skill parsed, packed; a file the main thread is to parse (unreadable, no skill, or a parse that failed or cannot travel) is left out. */
+function partsOfBatch(paths: readonly string[], batch: FileBatch): PartsBatch {
+  const parts = filesOfBatch(batch).map((bytes, i) => {
+    if (bytes === undefined) return undefined;
+    try {
+      return parsedSkillParts(uriFromPath(paths[i] ?? ""), DECODER.decode(bytes));
+    } catch {
+      // The main thread parses it again and reports what went wrong there.
+      return undefined;
+    }
+  });
+  return encodePartsBatch(parts);
+}
 
 const port = parentPort;
 port?.on("message", (request: ReadRequest | ListRequest) => {
@@ -14,6 +34,8 @@ port?.on("message", (request: ReadRequest | ListRequest) => {
     port.postMessage(response, [response.entries.counts.buffer as ArrayBuffer, response.entries.kinds.buffer as ArrayBuffer]);
     return;
   }
-  const response: ReadResponse = { id: request.id, batch: readFileBatchSync(request.paths.split("\0"), request.limit, request.spare) };
-  port.postMessage(response, [response.batch.bytes.buffer as ArrayBuffer]);
+  const paths = request.paths.split("\0");
+  const batch = readFileBatchSync(paths, request.limit, request.spare);
+  const response: ReadResponse = { id: request.id, batch, ...(request.parse ? { parts: partsOfBatch(paths, batch) } : {}) };
+  port.postMessage(response, response.parts ? [batch.bytes.buffer as ArrayBuffer, response.parts.numbers.buffer as ArrayBuffer] : [batch.bytes.buffer as ArrayBuffer]);
 });

@@ -1,8 +1,8 @@
 import { constants, promises as fs, readdirSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { URI } from "vscode-uri";
 import { BackgroundReader } from "./backgroundReader.js";
+import { uriFromPath } from "./fileUris.js";
 import { ENTRY_DIRECTORY, ENTRY_FILE, ENTRY_LINKED_DIRECTORY, ENTRY_OTHER, type FolderEntries } from "./folderEntries.js";
 import { readFileBytesSync } from "./fileBytes.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MAX_SKILL_CHARS, SKILL_SUFFIX, agentDocumentRole, isAgentSkillUri, type Namespace } from "../core/index.js";
@@ -11,29 +11,7 @@ import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
 /** Files past this size are not read whole: the core reports them as too large. */
 const MAX_READ_BYTES = MAX_SKILL_CHARS * 4;
 
-/** The canonical string form of a file URI, the same one VS Code gives, so a file has one key everywhere. */
-export function canonicalUri(uri: string): string {
-  return URI.parse(uri).toString();
-}
-
-export function uriFromPath(filePath: string): string {
-  // An absolute POSIX path of unreserved characters only is its URI as it stands (the first index asks this of every file).
-  if (PLAIN_PATH.test(filePath) && !DOT_SEGMENT.test(filePath)) return `file://${filePath}`;
-  return URI.file(path.resolve(filePath)).toString();
-}
-
-/** A POSIX absolute path whose every character a file URI keeps as it is. */
-const PLAIN_PATH = path.sep === "/" ? /^(?:\/[A-Za-z0-9._~-]+)+$/ : /(?!)/;
-/** A `.` or `..` segment, which path.resolve would take out. */
-const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
-
-export function pathFromUri(uri: string): string {
-  // The plain case of uriFromPath read back: `file://` and a path of unreserved characters, which parsing keeps as it is.
-  if (uri.startsWith("file:///") && PLAIN_PATH.test(uri.slice(FILE_SCHEME.length))) return uri.slice(FILE_SCHEME.length);
-  return URI.parse(uri).fsPath;
-}
-
-const FILE_SCHEME = "file://";
+export { canonicalUri, pathFromUri, uriFromPath } from "./fileUris.js";
 
 /** The ignore rules of a workspace folder: its `.skillignore` (if any) after the default folders. */
 export async function readIgnoreRules(folder: string): Promise<IgnoreRules> {
@@ -358,8 +336,8 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
     let until = performance.now() + READ_SLICE_MS;
     const read = async (files: readonly string[]): Promise<boolean> => {
       let at = 0;
-      for await (const batch of listing.reader.read(files)) {
-        for (const bytes of batch) {
+      for await (const batch of listing.reader.readParsed(files, PARSED_ON_READER)) {
+        for (const [i, bytes] of batch.files.entries()) {
           const file = files[at++] ?? "";
           done++;
           // Read for a few milliseconds at a time, then let requests and cancellation in.
@@ -373,7 +351,8 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
           const uri = uriFromPath(file);
           if (!shouldRead(uri)) continue;
           try {
-            namespace.load(uri, DECODER.decode(bytes));
+            const parts = batch.parts?.[i];
+            if (!parts || !namespace.loadParts(uri, parts)) namespace.load(uri, DECODER.decode(bytes));
           } catch (error) {
             // One file the core cannot take costs that file, not the index of the rest.
             if (!onFileFailure) throw error;
@@ -394,6 +373,12 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
     listing.close();
   }
 }
+
+/**
+ * One batch in this many is parsed on the reading thread as well: it reads a batch in about half the time this
+ * thread takes to parse one, so with every other batch each thread is busy about as long.
+ */
+const PARSED_ON_READER = 2;
 
 /** How long the first index reads before it lets requests in. */
 const READ_SLICE_MS = 4;

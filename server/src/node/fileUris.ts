@@ -1,0 +1,26 @@
+import * as path from "node:path";
+import { URI } from "vscode-uri";
+
+/** The canonical string form of a file URI, the same one VS Code gives, so a file has one key everywhere. */
+export function canonicalUri(uri: string): string {
+  return URI.parse(uri).toString();
+}
+
+export function uriFromPath(filePath: string): string {
+  // An absolute POSIX path of unreserved characters only is its URI as it stands (the first index asks this of every file).
+  if (PLAIN_PATH.test(filePath) && !DOT_SEGMENT.test(filePath)) return `file://${filePath}`;
+  return URI.file(path.resolve(filePath)).toString();
+}
+
+/** A POSIX absolute path whose every character a file URI keeps as it is. */
+const PLAIN_PATH = path.sep === "/" ? /^(?:\/[A-Za-z0-9._~-]+)+$/ : /(?!)/;
+/** A `.` or `..` segment, which path.resolve would take out. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+export function pathFromUri(uri: string): string {
+  // The plain case of uriFromPath read back: `file://` and a path of unreserved characters, which parsing keeps as it is.
+  if (uri.startsWith("file:///") && PLAIN_PATH.test(uri.slice(FILE_SCHEME.length))) return uri.slice(FILE_SCHEME.length);
+  return URI.parse(uri).fsPath;
+}
+
+const FILE_SCHEME = "file://";

@@ -1,0 +1,141 @@
+/**
+ * Skills parsed on the first index's reading thread and posted to the namespace's: each answers as the same
+ * file parsed from its text does, on every example and fixture (real skill libraries among them) and on
+ * generated texts, through the real thread.
+ */
+import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import * as fc from "fast-check";
+import { decodePartsBatch, encodePartsBatch, Namespace, parsedSkillParts, parseSkill, skillFromParts, type SkillFile } from "../../server/src/core/index.js";
+import { BackgroundReader } from "../../server/src/node/backgroundReader.js";
+import { loadFolders, uriFromPath } from "../../server/src/node/workspaceFiles.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const MATERIAL = ["examples", "test/fixtures/agent-skills", "test/fixtures/skill-library", "test/fixtures/bad-input"];
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const file = path.join(folder, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+/** Everything a skill answers but its text, as plain data. */
+function answers(skill: SkillFile | undefined): unknown {
+  if (!skill) return undefined;
+  return {
+    uri: skill.uri,
+    format: skill.format.label,
+    declaration: skill.declaration,
+    handle: skill.handle,
+    slug: skill.slug,
+    validHandle: skill.validHandle,
+    title: skill.title,
+    summary: skill.summary,
+    summaryRange: skill.summaryRange,
+    enabled: skill.enabled,
+    advertised: skill.advertised,
+    examples: skill.examples,
+    nearMisses: skill.nearMisses,
+    frontmatterRange: skill.frontmatterRange,
+    bodyStart: skill.bodyStart,
+    lines: skill.lines.lineCount,
+    mentions: skill.mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, end: mention.end, place: mention.place, inCode: mention.inCode, range: mention.range })),
+    requirements: skill.requirements,
+    codeOnly: skill.codeOnly,
+    problems: skill.problems,
+    declaredName: skill.declaredName,
+  };
+}
+
+test("every example and fixture skill parsed on the reading thread answers as its text parsed here does", async () => {
+  const material = MATERIAL.flatMap((folder) => filesUnder(path.join(ROOT, folder)));
+  // The batch due first is read on this thread while the reading one boots: a first batch of nothing.
+  const paths = [...Array.from({ length: 128 }, (_, i) => path.join(ROOT, `no-such-file-${i}.skill.md`)), ...material];
+  const texts = new Map(material.map((file) => [uriFromPath(file), readFileSync(file, "utf8")]));
+  const fromText = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
+  for (const [uri, text] of texts) fromText.load(uri, text);
+  const posted = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
+  const reader = new BackgroundReader(4_000_000);
+  let parsedThere = 0;
+  try {
+    assert.equal(reader.threaded, true, "the thread started");
+    while (!reader.online) await new Promise((resolve) => setTimeout(resolve, 5));
+    let at = 0;
+    // Every batch parsed on the thread.
+    for await (const batch of reader.readParsed(paths, 1)) {
+      for (const [i, bytes] of batch.files.entries()) {
+        const uri = uriFromPath(paths[at++] ?? "");
+        const parts = batch.parts?.[i];
+        if (parts && posted.loadParts(uri, parts)) parsedThere++;
+        else if (bytes) posted.load(uri, Buffer.from(bytes).toString("utf8"));
+      }
+    }
+  } finally {
+    reader.close();
+  }
+  const skills = [...fromText.skills()];
+  assert.ok(skills.length >= 40, `${skills.length} skills`);
+  // Every skill file travels; a SKILL.md that references anything does not (its references are of the Agent Skills' own kind).
+  const travelling = skills.filter((skill) => skill.format.label === "skill file" || skill.mentions.length === 0);
+  assert.ok(travelling.length >= 40, `${travelling.length} skills`);
+  assert.equal(parsedThere, travelling.length, "every skill that can travel was parsed on the thread");
+  posted.indexMentions(Number.MAX_SAFE_INTEGER);
+  fromText.indexMentions(Number.MAX_SAFE_INTEGER);
+  for (const skill of skills) {
+    const label = path.relative(ROOT, fileURLToPath(skill.uri));
+    assert.deepEqual(answers(posted.skill(skill.uri)), answers(skill), label);
+    assert.deepEqual(posted.diagnose(skill.uri), fromText.diagnose(skill.uri), label);
+    assert.equal(posted.skill(skill.uri)?.text, skill.text, label);
+  }
+});
+
+test("a packed batch gives back each skill as it was parsed, on generated texts too", () => {
+  const word = fc.constantFrom("plan", "Plan", "trip", "find-file", "x", "é", "🎉", "\n", "\r\n", " ", "`@plan`", "@Find-File", "@plan", "@a--b", "  - item\n");
+  const text = fc.array(word, { maxLength: 30 }).map((parts) => parts.join(""));
+  const frontmatter = fc.tuple(text, text, fc.boolean()).map(([summary, body, agent]) => ({
+    uri: agent ? "file:///w/skills/some-skill/SKILL.md" : "file:///w/skills/Some-Skill.skill.md",
+    text: agent ? `---\nname: some-skill\ndescription: ${summary.replace(/\s+/g, " ")}\n---\n${body}` : `---\nsummary: ${summary.replace(/\s+/g, " ")}\nexamples:\n  - ${summary.replace(/\s+/g, " ") || "x"}\n---\n${body}`,
+  }));
+  fc.assert(
+    fc.property(fc.array(fc.oneof(frontmatter, text.map((body) => ({ uri: "file:///w/x.skill.md", text: body }))), { minLength: 1, maxLength: 6 }), (files) => {
+      const batch = structuredClone(encodePartsBatch(files.map(({ uri, text }) => parsedSkillParts(uri, text))));
+      const back = [...decodePartsBatch(batch)];
+      assert.equal(back.length, files.length);
+      files.forEach(({ uri, text }, i) => {
+        const parts = back[i];
+        // A SKILL.md that references anything does not travel (its references are of the Agent Skills' kind).
+        if (!parts) return assert.ok(uri.endsWith("/SKILL.md") && parseSkill(uri, text).mentions.length > 0, uri);
+        assert.deepEqual(answers(skillFromParts(uri, parts, () => text)), answers(parseSkill(uri, text)));
+      });
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("the first index gives the same namespace whether its skills are parsed on the reading thread or here", async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-parsed-"));
+  try {
+    for (const source of MATERIAL) cpSync(path.join(ROOT, source), path.join(folder, source.replace(/\//g, "-")), { recursive: true });
+    // Enough skills that the reading thread gets batches to parse once it is up.
+    for (let i = 0; i < 2000; i++) writeFileSync(path.join(folder, `generated-${i}.skill.md`), `---\nsummary: Check the calendar for @generated-${(i * 7) % 2000} and @missing-${i % 3}.\n---\nUse @find-file, then \`@generated-${i % 5}\`.\n`);
+    const texts = new Map(filesUnder(folder).map((file) => [uriFromPath(file), readFileSync(file, "utf8")]));
+    const loaded = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
+    await loadFolders(loaded, [folder]);
+    const expected = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
+    for (const uri of loaded.uris()) expected.load(uri, texts.get(uri) ?? "");
+    const uris = [...loaded.uris()];
+    assert.ok(uris.length > 2000, `${uris.length} files`);
+    for (const uri of uris) {
+      assert.deepEqual(answers(loaded.skill(uri)), answers(expected.skill(uri)), uri);
+      assert.deepEqual(loaded.diagnose(uri), expected.diagnose(uri), uri);
+    }
+    assert.deepEqual(loaded.mentioners("find-file").sort(), expected.mentioners("find-file").sort());
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
