@@ -66,8 +66,8 @@ test("every example and fixture skill parsed on the reading thread answers as it
     assert.equal(reader.threaded, true, "the thread started");
     while (!reader.online) await new Promise((resolve) => setTimeout(resolve, 5));
     let at = 0;
-    // Every batch parsed on the thread.
-    for await (const batch of reader.readParsed(paths, 1)) {
+    // Every batch parsed on the thread, whether it keeps ahead or not.
+    for await (const batch of reader.readParsed(paths, 1, false)) {
       for (const [i, bytes] of batch.files.entries()) {
         const uri = uriFromPath(paths[at++] ?? "");
         const parts = batch.parts?.[i];
@@ -125,7 +125,7 @@ test("the first index gives the same namespace whether its skills are parsed on 
     for (let i = 0; i < 2000; i++) writeFileSync(path.join(folder, `generated-${i}.skill.md`), `---\nsummary: Check the calendar for @generated-${(i * 7) % 2000} and @missing-${i % 3}.\n---\nUse @find-file, then \`@generated-${i % 5}\`.\n`);
     const texts = new Map(filesUnder(folder).map((file) => [uriFromPath(file), readFileSync(file, "utf8")]));
     const loaded = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
-    await loadFolders(loaded, [folder]);
+    await loadFolders(loaded, [folder], { parseOnReader: true });
     const expected = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
     for (const uri of loaded.uris()) expected.load(uri, texts.get(uri) ?? "");
     const uris = [...loaded.uris()];

@@ -18,6 +18,8 @@ const YOUNG_GENERATION_MB = 6;
 const BATCH_FILES = 128;
 /** Batches asked for ahead of the one being parsed: the reader never waits, and at most a few hundred files' bytes wait in memory. */
 const BATCHES_AHEAD = 6;
+/** Of those, how many the thread may be asked to parse as well. */
+const PARSING_AHEAD = 3;
 
 function startWorker(): Worker | undefined {
   // A young generation as small as the main thread's (--max-semi-space-size=4): the skills it parses are posted
@@ -102,12 +104,17 @@ export class BackgroundReader {
 
   /**
    * {@link read}, with the thread asked to parse the skills of one batch in `parseEvery` (0: none) of those it
-   * reads: on two cores the main thread then parses only the others.
+   * reads: on two cores the main thread then parses only the others. With `whileAhead`, only while the thread
+   * keeps ahead of the caller, with at most a few such batches asked at once.
    */
-  async *readParsed(paths: readonly string[], parseEvery: number): AsyncGenerator<ReadBatch> {
+  async *readParsed(paths: readonly string[], parseEvery: number, whileAhead = true): AsyncGenerator<ReadBatch> {
     // Each batch asked of the thread, or not yet (undefined): read here when its turn comes, if still not asked.
-    const asked: { readonly paths: readonly string[]; readonly parse: boolean; batch: Promise<ReadResponse | undefined> | undefined }[] = [];
-    let batches = 0;
+    const asked: { readonly paths: readonly string[]; batch: Promise<ReadResponse | undefined> | undefined; answered: boolean }[] = [];
+    // The thread parses only while it keeps ahead: when this thread had to wait for the last batch taken from
+    // it (a thread just booted runs its code cold), it is asked to read alone until it is ahead again.
+    let threadAhead = false;
+    let turn = 0;
+    let parsing = 0;
     // Buffers of batches handed out and done with: read into again, so the bytes cost no garbage.
     const spares: ArrayBuffer[] = [];
     let next = 0;
@@ -115,18 +122,28 @@ export class BackgroundReader {
       while (asked.length < BATCHES_AHEAD && next < paths.length) {
         const batch = paths.slice(next, next + BATCH_FILES);
         next += batch.length;
-        asked.push({ paths: batch, parse: parseEvery > 0 && ++batches % parseEvery === 0, batch: undefined });
+        asked.push({ paths: batch, batch: undefined, answered: false });
       }
       // The thread is asked for every batch after the one due now, once it is up: while it boots, this thread
       // reads rather than waits.
       if (this.#thread() !== undefined && this.#online) {
         for (let at = 1; at < asked.length; at++) {
           const entry = asked[at];
-          if (entry && !entry.batch) entry.batch = this.#ask(entry.paths, entry.parse, spares.pop());
+          if (entry && !entry.batch) {
+            // A few batches to parse at a time: the thread is never more than a few parses behind.
+            const parse = parseEvery > 0 && (!whileAhead || (threadAhead && parsing < PARSING_AHEAD)) && ++turn % parseEvery === 0;
+            if (parse) parsing++;
+            entry.batch = this.#ask(entry.paths, parse, spares.pop());
+            void entry.batch.then(() => {
+              entry.answered = true;
+              if (parse) parsing--;
+            });
+          }
         }
       }
       const first = asked.shift();
       if (!first) break;
+      if (first.batch) threadAhead = first.answered;
       const answer = first.batch ? await first.batch : undefined;
       const batch = answer?.batch ?? readFileBatchSync(first.paths, this.#limit, spares.pop());
       yield { files: filesOfBatch(batch), parts: answer?.parts ? [...decodePartsBatch(answer.parts)] : undefined };

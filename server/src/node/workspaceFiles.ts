@@ -309,6 +309,8 @@ export interface LoadOptions {
   readonly listing?: FolderListing;
   /** Told of a file whose text the namespace failed to take (a fault, never the file's own problem): the rest is read on. Without it the load fails. */
   readonly onFileFailure?: (filePath: string, error: unknown) => void;
+  /** Whether the reading thread parses skills too; by default, in a workspace of {@link PARSE_ON_READER_FROM} files or more. */
+  readonly parseOnReader?: boolean;
   /** Awaited after the first files are listed, before any is read. */
   readonly beforeRead?: () => Promise<void>;
 }
@@ -336,7 +338,7 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
     let until = performance.now() + READ_SLICE_MS;
     const read = async (files: readonly string[]): Promise<boolean> => {
       let at = 0;
-      for await (const batch of listing.reader.readParsed(files, PARSED_ON_READER)) {
+      for await (const batch of listing.reader.readParsed(files, (options.parseOnReader ?? total >= PARSE_ON_READER_FROM) ? PARSED_ON_READER : 0)) {
         for (const [i, bytes] of batch.files.entries()) {
           const file = files[at++] ?? "";
           done++;
@@ -375,10 +377,16 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
 }
 
 /**
- * One batch in this many is parsed on the reading thread as well: it reads a batch in about half the time this
- * thread takes to parse one, so with every other batch each thread is busy about as long.
+ * The reading thread parses one batch in this many of those it reads, while it keeps ahead of this thread (see
+ * BackgroundReader.readParsed), in a workspace of at least {@link PARSE_ON_READER_FROM} files.
  */
 const PARSED_ON_READER = 2;
+
+/**
+ * Below this many files the reading thread only reads: a thread's parse runs cold (its code not yet compiled)
+ * for longer than a small workspace takes to read, and 10,000 files indexed later, not sooner.
+ */
+const PARSE_ON_READER_FROM = 20_000;
 
 /** How long the first index reads before it lets requests in. */
 const READ_SLICE_MS = 4;
