@@ -1,11 +1,34 @@
-/** The server's Node flags are one list: the `skill-lsp` command's `#!` line must carry the same ones. */
+/** The server's Node flags and environment are one list each: the `skill-lsp` command's `#!` line must carry the same ones. */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
-import { SERVER_NODE_FLAGS } from "../../shared/protocol.js";
+import { SERVER_ENV, SERVER_NODE_FLAGS } from "../../shared/protocol.js";
 
-test("the skill-lsp command starts node with the server's flags", () => {
+test("the skill-lsp command starts node with the server's environment and flags", () => {
   const firstLine = readFileSync(path.join(__dirname, "../../server/src/start.ts"), "utf8").split("\n")[0];
-  assert.equal(firstLine, `#!/usr/bin/env -S node ${SERVER_NODE_FLAGS.join(" ")}`);
+  const assignments = Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`);
+  assert.equal(firstLine, `#!/usr/bin/env -S ${[...assignments, "node", ...SERVER_NODE_FLAGS].join(" ")}`);
+});
+
+test("the built skill-lsp command, run as a program, runs node with that environment and those flags", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
+  const program = path.join(__dirname, "../../dist/server.js");
+  assert.ok(existsSync(program), "dist/server.js is built (node esbuild.mjs)");
+  const child = spawn(program, ["--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
+  try {
+    // The process is node once env has run it.
+    let environ = "";
+    let cmdline = "";
+    for (let tries = 0; tries < 200 && !cmdline.includes("server.js"); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      cmdline = readFileSync(`/proc/${child.pid}/cmdline`, "utf8");
+      environ = readFileSync(`/proc/${child.pid}/environ`, "utf8");
+    }
+    const args = cmdline.split("\0");
+    for (const flag of SERVER_NODE_FLAGS) assert.ok(args.includes(flag), `${flag} in ${args.join(" ")}`);
+    for (const [name, value] of Object.entries(SERVER_ENV)) assert.ok(environ.split("\0").includes(`${name}=${value}`), `${name}=${value}`);
+  } finally {
+    child.kill();
+  }
 });
