@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { applyEdits, LineMap, Namespace, type CoreDiagnostic, type Position, type Range, type RenamePlan } from "../../server/src/core/index.js";
+import { applyEdits, LineMap, Namespace, type CoreDiagnostic, type Position, type Range, type RenamePlan, type SkillFile } from "../../server/src/core/index.js";
 
 /** The root of the in-memory workspace every test uses. */
 export const WS = "file:///ws/";
@@ -117,4 +117,32 @@ export function loadExamples(): Record<string, string> {
   };
   walk(root);
   return files;
+}
+
+/** Everything a skill answers but its text, as plain data: what a skill made another way (released, posted from another thread) must answer alike. */
+export function skillAnswers(skill: SkillFile | undefined): unknown {
+  if (!skill) return undefined;
+  return {
+    uri: skill.uri,
+    format: skill.format.label,
+    declaration: skill.declaration,
+    handle: skill.handle,
+    slug: skill.slug,
+    validHandle: skill.validHandle,
+    title: skill.title,
+    summary: skill.summary,
+    summaryRange: skill.summaryRange,
+    enabled: skill.enabled,
+    advertised: skill.advertised,
+    examples: skill.examples,
+    nearMisses: skill.nearMisses,
+    frontmatterRange: skill.frontmatterRange,
+    bodyStart: skill.bodyStart,
+    lines: skill.lines.lineCount,
+    mentions: skill.mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, end: mention.end, place: mention.place, inCode: mention.inCode, range: mention.range })),
+    requirements: skill.requirements,
+    codeOnly: skill.codeOnly,
+    problems: skill.problems,
+    declaredName: skill.declaredName,
+  };
 }

@@ -10,9 +10,10 @@ import * as path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import * as fc from "fast-check";
-import { decodePartsBatch, encodePartsBatch, Namespace, parsedSkillParts, parseSkill, skillFromParts, type SkillFile } from "../../server/src/core/index.js";
+import { decodePartsBatch, encodePartsBatch, Namespace, parsedSkillParts, parseSkill, skillFromParts } from "../../server/src/core/index.js";
 import { BackgroundReader } from "../../server/src/node/backgroundReader.js";
 import { loadFolders, uriFromPath } from "../../server/src/node/workspaceFiles.js";
+import { skillAnswers } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const MATERIAL = ["examples", "test/fixtures/agent-skills", "test/fixtures/skill-library", "test/fixtures/bad-input"];
@@ -24,33 +25,6 @@ function filesUnder(folder: string): string[] {
   });
 }
 
-/** Everything a skill answers but its text, as plain data. */
-function answers(skill: SkillFile | undefined): unknown {
-  if (!skill) return undefined;
-  return {
-    uri: skill.uri,
-    format: skill.format.label,
-    declaration: skill.declaration,
-    handle: skill.handle,
-    slug: skill.slug,
-    validHandle: skill.validHandle,
-    title: skill.title,
-    summary: skill.summary,
-    summaryRange: skill.summaryRange,
-    enabled: skill.enabled,
-    advertised: skill.advertised,
-    examples: skill.examples,
-    nearMisses: skill.nearMisses,
-    frontmatterRange: skill.frontmatterRange,
-    bodyStart: skill.bodyStart,
-    lines: skill.lines.lineCount,
-    mentions: skill.mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, end: mention.end, place: mention.place, inCode: mention.inCode, range: mention.range })),
-    requirements: skill.requirements,
-    codeOnly: skill.codeOnly,
-    problems: skill.problems,
-    declaredName: skill.declaredName,
-  };
-}
 
 test("every example and fixture skill parsed on the reading thread answers as its text parsed here does", async () => {
   const material = MATERIAL.flatMap((folder) => filesUnder(path.join(ROOT, folder)));
@@ -88,7 +62,7 @@ test("every example and fixture skill parsed on the reading thread answers as it
   fromText.indexMentions(Number.MAX_SAFE_INTEGER);
   for (const skill of skills) {
     const label = path.relative(ROOT, fileURLToPath(skill.uri));
-    assert.deepEqual(answers(posted.skill(skill.uri)), answers(skill), label);
+    assert.deepEqual(skillAnswers(posted.skill(skill.uri)), skillAnswers(skill), label);
     assert.deepEqual(posted.diagnose(skill.uri), fromText.diagnose(skill.uri), label);
     assert.equal(posted.skill(skill.uri)?.text, skill.text, label);
   }
@@ -110,7 +84,7 @@ test("a packed batch gives back each skill as it was parsed, on generated texts 
         const parts = back[i];
         // A SKILL.md that references anything does not travel (its references are of the Agent Skills' kind).
         if (!parts) return assert.ok(uri.endsWith("/SKILL.md") && parseSkill(uri, text).mentions.length > 0, uri);
-        assert.deepEqual(answers(skillFromParts(uri, parts, () => text)), answers(parseSkill(uri, text)));
+        assert.deepEqual(skillAnswers(skillFromParts(uri, parts, () => text)), skillAnswers(parseSkill(uri, text)));
       });
     }),
     { numRuns: 300 },
@@ -131,7 +105,7 @@ test("the first index gives the same namespace whether its skills are parsed on 
     const uris = [...loaded.uris()];
     assert.ok(uris.length > 2000, `${uris.length} files`);
     for (const uri of uris) {
-      assert.deepEqual(answers(loaded.skill(uri)), answers(expected.skill(uri)), uri);
+      assert.deepEqual(skillAnswers(loaded.skill(uri)), skillAnswers(expected.skill(uri)), uri);
       assert.deepEqual(loaded.diagnose(uri), expected.diagnose(uri), uri);
     }
     assert.deepEqual(loaded.mentioners("find-file").sort(), expected.mentioners("find-file").sort());

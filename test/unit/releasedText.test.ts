@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import * as fc from "fast-check";
 import { bodyFingerprint, everyMentionAsSlug, holdsText, LineMap, mentionsWithSlug, Namespace, parseAgentSkill, parseSkillFile, releaseText, skillBodyFingerprint, type Mention, type SkillFile } from "../../server/src/core/index.js";
+import { skillAnswers } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -24,30 +25,6 @@ function skillFiles(): { uri: string; text: string }[] {
 
 const parse = (uri: string, text: string): SkillFile => (uri.endsWith("/SKILL.md") ? parseAgentSkill(uri, text) : parseSkillFile(uri, text));
 
-/** What a skill answers, everything but its text, as plain data. */
-function answers(skill: SkillFile): unknown {
-  return {
-    uri: skill.uri,
-    declaration: skill.declaration,
-    handle: skill.handle,
-    slug: skill.slug,
-    validHandle: skill.validHandle,
-    title: skill.title,
-    summary: skill.summary,
-    summaryRange: skill.summaryRange,
-    enabled: skill.enabled,
-    advertised: skill.advertised,
-    examples: skill.examples,
-    nearMisses: skill.nearMisses,
-    frontmatterRange: skill.frontmatterRange,
-    bodyStart: skill.bodyStart,
-    mentions: skill.mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, end: mention.end, place: mention.place, inCode: mention.inCode, range: mention.range })),
-    requirements: skill.requirements,
-    codeOnly: skill.codeOnly,
-    problems: skill.problems,
-    declaredName: skill.declaredName,
-  };
-}
 
 describe("a skill that let its text go", () => {
   const files = skillFiles();
@@ -57,7 +34,7 @@ describe("a skill that let its text go", () => {
     for (const { uri, text } of files) {
       const parsed = parse(uri, text);
       const released = releaseText(parse(uri, text), () => text);
-      assert.deepEqual(answers(released), answers(parsed), relative(ROOT, fileURLToPath(uri)));
+      assert.deepEqual(skillAnswers(released), skillAnswers(parsed), relative(ROOT, fileURLToPath(uri)));
       assert.equal(released.text, text);
       assert.equal(released.body, parsed.body);
       assert.equal(skillBodyFingerprint(released), skillBodyFingerprint(parsed));
