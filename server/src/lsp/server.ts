@@ -158,8 +158,13 @@ export class SkillServer {
   #diskWork: Promise<void> = Promise.resolve();
   readonly #expectedRenames = new Map<string, number>();
   #pendingPush = new Set<string>();
-  /** By URI, the number of its diagnostics' current result (a number, held; its text, sent). */
+  /**
+   * By URI, the number of its diagnostics' current result (a number, held; its text, sent), for the files whose
+   * diagnostics changed since the last whole index; every other file's result is {@link #resultEpoch}. A map
+   * of every file was 100,000 entries made while the first workspace report waited.
+   */
   readonly #resultIds = new Map<string, number>();
+  #resultEpoch = 0;
   /** Open documents' last text, to find where each edit ended. */
   readonly #openTexts = new Map<string, string>();
   /** Per open document: the offset where the last edit ended, while a mention typed there is not reported. */
@@ -512,8 +517,10 @@ export class SkillServer {
     }
     this.#indexing = false;
     this.#connection.console.info(`Indexed ${countOf(this.#namespace.skillCount, "skill")} in ${Date.now() - started} ms.`);
+    // Every file's diagnostics may have changed: one new result for all of them.
     this.#resultIds.clear();
-    this.#afterChange(new Set(this.#namespace.uris()), true);
+    this.#resultEpoch = ++this.#nextResultId;
+    this.#afterChange(new Set(this.#namespace.uris()), true, false);
     if (!this.#buildMenuSimilarity()) void this.#indexMentions();
   }
 
@@ -627,7 +634,7 @@ export class SkillServer {
     const timer = setTimeout(() => {
       if (this.#typing.get(uri)?.timer !== timer) return;
       this.#typing.delete(uri);
-      this.#resultIds.delete(uri);
+      this.#resultIds.set(uri, ++this.#nextResultId);
       this.#pendingPush.add(uri);
       this.#diagnosticsRefreshDue = true;
       this.#scheduleFlush();
@@ -739,10 +746,13 @@ export class SkillServer {
     if (affected.size > 0) this.#afterChange(affected, true);
   }
 
-  /** After a change: new result ids for what it affected, pushed or refreshed diagnostics, a status update. */
-  #afterChange(affected: Set<string>, othersChanged: boolean): void {
+  /**
+   * After a change: new result ids for what it affected (unless the caller gave every file one already),
+   * pushed or refreshed diagnostics, a status update.
+   */
+  #afterChange(affected: Set<string>, othersChanged: boolean, newResultIds = true): void {
     for (const uri of affected) {
-      this.#resultIds.delete(uri);
+      if (newResultIds) this.#resultIds.set(uri, ++this.#nextResultId);
       this.#pendingPush.add(uri);
     }
     this.#othersChanged ||= othersChanged;
@@ -810,12 +820,7 @@ export class SkillServer {
   }
 
   #resultIdOf(uri: string): string {
-    let id = this.#resultIds.get(uri);
-    if (id === undefined) {
-      id = ++this.#nextResultId;
-      this.#resultIds.set(uri, id);
-    }
-    return String(id);
+    return String(this.#resultIds.get(uri) ?? this.#resultEpoch);
   }
 
   /** Remembers the file renames inside an edit this server answered, for a short while. */
