@@ -12,18 +12,17 @@ export interface ReadBatch {
   readonly parts: readonly (ReleasedParts | undefined)[] | undefined;
 }
 
+/** The thread's young generation, small as the main thread's (`--max-semi-space-size=4`): the skills it parses are posted and dropped. */
 const YOUNG_GENERATION_MB = 6;
 
 /** Files per message: one round trip costs about what reading two small files does. */
 const BATCH_FILES = 128;
-/** Batches asked for ahead of the one being parsed: the reader never waits, and at most a few hundred files' bytes wait in memory. */
+/** Batches asked for ahead of the one being parsed: the reader never waits, and at most several hundred files' bytes wait in memory. */
 const BATCHES_AHEAD = 6;
 /** Of those, how many the thread may be asked to parse as well. */
 const PARSING_AHEAD = 3;
 
 function startWorker(): Worker | undefined {
-  // A young generation as small as the main thread's (--max-semi-space-size=4): the skills it parses are posted
-  // and dropped, and a larger one only raised the server's peak memory.
   return startBundledWorker("reader-worker.js", "readerWorker.ts", { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB });
 }
 
