@@ -17,15 +17,15 @@ test("the built skill-lsp command, run as a program, runs node with that environ
   assert.ok(existsSync(program), "dist/server.js is built (node esbuild.mjs)");
   const child = spawn(program, ["--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
   try {
-    // The process is node once env has run it.
+    // The process is env at first (its arguments name server.js too), and node once env has run it.
     let environ = "";
-    let cmdline = "";
-    for (let tries = 0; tries < 200 && !cmdline.includes("server.js"); tries++) {
+    let args: string[] = [];
+    for (let tries = 0; tries < 500 && path.basename(args[0] ?? "") !== "node"; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      cmdline = readFileSync(`/proc/${child.pid}/cmdline`, "utf8");
+      args = readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0");
       environ = readFileSync(`/proc/${child.pid}/environ`, "utf8");
     }
-    const args = cmdline.split("\0");
+    assert.equal(path.basename(args[0] ?? ""), "node", args.join(" "));
     for (const flag of SERVER_NODE_FLAGS) assert.ok(args.includes(flag), `${flag} in ${args.join(" ")}`);
     for (const [name, value] of Object.entries(SERVER_ENV)) assert.ok(environ.split("\0").includes(`${name}=${value}`), `${name}=${value}`);
   } finally {
