@@ -5,8 +5,8 @@ import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { everyMentionAsSlug, holdsText, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
 import { isSkillText, parseSkill, skillFromParts } from "./skillFormats.js";
-import { isAgentDocumentUri, parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
-import { AGENT_SKILL_FILE, isAgentSkillUri, relativeLink } from "./agentSkills/paths.js";
+import { parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
+import { AGENT_SKILL_FILE, relativeLink } from "./agentSkills/paths.js";
 import { isBuiltinCommand } from "./agentSkills/commands.js";
 import { sigilOf, type Reference } from "./agentSkills/references.js";
 import type { Range } from "./text.js";
@@ -139,7 +139,7 @@ export class Namespace {
    */
   set(uri: string, text: string): Set<string> {
     if (isConfigUri(uri)) return this.setConfig(uri, text);
-    if (!isAgentSkillUri(uri) && isAgentDocumentUri(uri)) return this.setDocument(uri, text);
+    if (!isSkillText(uri)) return this.setDocument(uri, text);
     return this.setSkill(uri, text);
   }
 

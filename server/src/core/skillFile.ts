@@ -440,37 +440,6 @@ class ReleasedSkill implements SkillFile {
     };
   }
 
-  /** The parts as plain values a thread can post; undefined for a skill whose mentions are not all of the file's own kind. */
-  static plainParts(skill: ReleasedSkill): ReleasedParts | undefined {
-    const packed = skill.#mentionsPacked;
-    if (packed === undefined) return undefined;
-    return {
-      declaration: skill.declaration,
-      handle: skill.handle,
-      slug: skill.slug,
-      validHandle: skill.validHandle,
-      lines: skill.lines.parts,
-      title: skill.title,
-      summary: skill.summary,
-      summaryStart: skill.#summaryStart,
-      summaryEnd: skill.#summaryEnd,
-      enabled: skill.enabled,
-      advertised: skill.advertised,
-      examples: skill.examples,
-      nearMisses: skill.nearMisses,
-      frontmatterStart: skill.#frontmatterStart,
-      frontmatterEnd: skill.#frontmatterEnd,
-      bodyStart: skill.bodyStart,
-      mentionsWritten: skill.#mentionsWritten as readonly string[],
-      mentionsPacked: packed,
-      requirements: skill.requirements,
-      codeOnly: skill.codeOnly,
-      problems: skill.problems,
-      declaredName: skill.declaredName,
-      bodyFingerprint: skill.bodyFingerprint,
-    };
-  }
-
   /** {@link everyMentionAsSlug} on the packed mentions, without making them. */
   static everyMentionAsSlug(skill: ReleasedSkill, test: (slug: string) => boolean): boolean {
     const packed = skill.#mentionsPacked;
@@ -585,8 +554,9 @@ export interface ReleasedParts<Lines extends LineMap | LineMapParts = LineMapPar
  * mention of another kind than the file's own).
  */
 export function postableParts(skill: SkillFile): ReleasedParts | undefined {
-  const released = skill instanceof ReleasedSkill ? skill : new ReleasedSkill(skill.uri, skill.format, ReleasedSkill.partsOf(skill, false), () => undefined);
-  return ReleasedSkill.plainParts(released);
+  // Not detached: posting copies every string anyway.
+  const parts = ReleasedSkill.partsOf(skill, false);
+  return parts.mentionsPacked === undefined ? undefined : { ...parts, lines: parts.lines.parts };
 }
 
 /**

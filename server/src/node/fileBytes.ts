@@ -1,6 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { PartsBatch } from "../core/partsBatch.js";
 
+/** Decodes a file's bytes without state between calls, so one instance serves every file (a BOM stays in the text). */
+export const FILE_DECODER = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
 /**
  * The bytes of a file, at most `limit + 1` of them (one past the limit says it is too large), in a buffer of
  * its own so it can be moved to another thread. Undefined for a file that cannot be read and for anything that

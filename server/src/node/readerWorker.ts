@@ -7,18 +7,16 @@
 import { parentPort } from "node:worker_threads";
 import { parsedSkillParts } from "../core/skillFormats.js";
 import { encodePartsBatch, type PartsBatch } from "../core/partsBatch.js";
-import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
+import { FILE_DECODER, filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
 import { uriFromPath } from "./fileUris.js";
 import { listFolderEntriesSync, type ListRequest, type ListResponse } from "./folderEntries.js";
-
-const DECODER = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /** Each file's skill parsed, packed; a file the main thread is to parse (unreadable, no skill, or a parse that failed or cannot travel) is left out. */
 function partsOfBatch(paths: readonly string[], batch: FileBatch): PartsBatch {
   const parts = filesOfBatch(batch).map((bytes, i) => {
     if (bytes === undefined) return undefined;
     try {
-      return parsedSkillParts(uriFromPath(paths[i] ?? ""), DECODER.decode(bytes));
+      return parsedSkillParts(uriFromPath(paths[i] ?? ""), FILE_DECODER.decode(bytes));
     } catch {
       // The main thread parses it again and reports what went wrong there.
       return undefined;

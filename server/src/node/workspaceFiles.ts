@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import { BackgroundReader } from "./backgroundReader.js";
 import { uriFromPath } from "./fileUris.js";
 import { ENTRY_DIRECTORY, ENTRY_FILE, ENTRY_LINKED_DIRECTORY, ENTRY_OTHER, type FolderEntries } from "./folderEntries.js";
-import { readFileBytesSync } from "./fileBytes.js";
+import { FILE_DECODER, readFileBytesSync } from "./fileBytes.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MAX_SKILL_CHARS, SKILL_SUFFIX, agentDocumentRole, isAgentSkillUri, type Namespace } from "../core/index.js";
 import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
 
@@ -281,8 +281,6 @@ export async function readWorkspaceFile(filePath: string): Promise<string | unde
   }
 }
 
-/** Decodes without state between calls, so one instance serves every file. */
-const DECODER = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /**
  * `readWorkspaceFile` done synchronously, for the first index: four thread-pool round trips per file cost more
@@ -290,7 +288,7 @@ const DECODER = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
  */
 export function readWorkspaceFileSync(filePath: string): string | undefined {
   const bytes = readFileBytesSync(filePath, MAX_READ_BYTES);
-  return bytes === undefined ? undefined : DECODER.decode(bytes);
+  return bytes === undefined ? undefined : FILE_DECODER.decode(bytes);
 }
 
 /** What {@link loadFolders} can be told besides the folders. */
@@ -354,7 +352,7 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
           if (!shouldRead(uri)) continue;
           try {
             const parts = batch.parts?.[i];
-            if (!parts || !namespace.loadParts(uri, parts)) namespace.load(uri, DECODER.decode(bytes));
+            if (!parts || !namespace.loadParts(uri, parts)) namespace.load(uri, FILE_DECODER.decode(bytes));
           } catch (error) {
             // One file the core cannot take costs that file, not the index of the rest.
             if (!onFileFailure) throw error;
