@@ -41,3 +41,15 @@ test("a clean file's answer follows the files it names: disabled, duplicated, re
   ns.remove(skillUri("target", "elsewhere"));
   assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), [DiagnosticCodes.unknownMention]);
 });
+
+test("when one of two claimants goes, the mention answers for the one left: enabled or not", () => {
+  const ns = workspace({ [skillUri("clean")]: skillText("Use @target."), [skillUri("target")]: skillText("Nothing.") });
+  ns.set(skillUri("target", "elsewhere"), skillText("Off.", { summary: "Off.", enabled: false }));
+  ns.remove(skillUri("target"));
+  assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), [DiagnosticCodes.disabledMention], "the disabled claimant is the only one left");
+  ns.set(skillUri("target"), skillText("Back."));
+  ns.remove(skillUri("target", "elsewhere"));
+  assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), [], "the enabled claimant is the only one left");
+  ns.set(skillUri("target"), skillText("Renamed away.", { summary: "Off.", enabled: false }));
+  assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), [DiagnosticCodes.disabledMention]);
+});
