@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import * as fc from "fast-check";
-import { bodyFingerprint, everyMentionAsSlug, holdsText, LineMap, mentionsWithSlug, Namespace, parseAgentSkill, parseSkillFile, releaseText, skillBodyFingerprint, type Mention, type SkillFile } from "../../server/src/core/index.js";
+import { bodyFingerprint, everyMentionAsSlug, holdsText, LineMap, mentionSlugs, mentionsWithSlug, Namespace, parseAgentSkill, parseSkillFile, releaseText, skillBodyFingerprint, type Mention, type SkillFile } from "../../server/src/core/index.js";
 import { skillAnswers } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -41,13 +41,15 @@ describe("a skill that let its text go", () => {
     }
   });
 
-  test("answers a slug's mentions, and whether every mention is written as a slug that passes, as the parsed skill does", () => {
+  test("answers each mention's slug, a slug's mentions, and whether every mention is written as a slug that passes, as the parsed skill does", () => {
     const asData = (mentions: readonly Mention[]) => mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, place: mention.place, inCode: mention.inCode, range: mention.range }));
     const check = (uri: string, text: string) => {
       const parsed = parse(uri, text);
       const released = releaseText(parse(uri, text), () => text);
       const slugs = [...new Set(parsed.mentions.map((mention) => mention.slug)), "no-such-skill"];
       for (const slug of slugs) assert.deepEqual(asData(mentionsWithSlug(released, slug)), asData(parsed.mentions.filter((mention) => mention.slug === slug)), `${uri} @${slug}`);
+      assert.deepEqual(mentionSlugs(released), parsed.mentions.map((mention) => mention.slug), `${uri}: each mention's slug`);
+      assert.deepEqual(mentionSlugs(parsed), parsed.mentions.map((mention) => mention.slug), uri);
       // Every slug passes, none does, and only the first one does.
       for (const passes of [() => true, () => false, (slug: string) => slug === slugs[0]]) {
         const expected = parsed.mentions.every((mention) => mention.written === mention.slug && passes(mention.slug));

@@ -3,7 +3,7 @@ import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from ".
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
-import { everyMentionAsSlug, holdsText, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
+import { everyMentionAsSlug, holdsText, mentionSlugs, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
 import { isSkillText, parseSkill, skillFromParts } from "./skillFormats.js";
 import { parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, relativeLink } from "./agentSkills/paths.js";
@@ -601,16 +601,17 @@ export class Namespace {
   }
 
   #indexMentionsOf(skill: SkillFile): void {
-    const mentions = skill.mentions;
-    if (mentions.length > FEW_MENTIONS) {
-      for (const slug of new Set(mentions.map((mention) => mention.slug))) this.#mentioners.add(slug, skill.uri);
+    // The slugs alone: a released skill makes no mention object for them.
+    const slugs = mentionSlugs(skill);
+    if (slugs.length > FEW_MENTIONS) {
+      for (const slug of new Set(slugs)) this.#mentioners.add(slug, skill.uri);
       return;
     }
-    for (let i = 0; i < mentions.length; i++) {
-      const slug = (mentions[i] as Mention).slug;
+    for (let i = 0; i < slugs.length; i++) {
+      const slug = slugs[i] as string;
       // A slug the file mentioned before is in already: a few mentions, compared, cost less than the index's look-up.
       let again = false;
-      for (let j = 0; j < i && !again; j++) again = (mentions[j] as Mention).slug === slug;
+      for (let j = 0; j < i && !again; j++) again = slugs[j] === slug;
       if (!again) this.#mentioners.add(slug, skill.uri);
     }
   }

@@ -449,6 +449,15 @@ class ReleasedSkill implements SkillFile {
     return true;
   }
 
+  /** {@link mentionSlugs} on the packed mentions, without making them: as written, when none has capitals. */
+  static mentionSlugs(skill: ReleasedSkill): readonly string[] {
+    const packed = skill.#mentionsPacked;
+    if (packed === undefined) return (skill.#mentionsWritten as readonly Mention[]).map((mention) => mention.slug);
+    const written = skill.#mentionsWritten as readonly string[];
+    if (packed.every((value) => (value & 4) === 0)) return written;
+    return written.map((as, i) => (((packed[i] as number) & 4) === 0 ? as : as.toLowerCase()));
+  }
+
   /** {@link mentionsWithSlug} on the packed mentions, making only those. */
   static mentionsWithSlug(skill: ReleasedSkill, slug: string): readonly Mention[] {
     const packed = skill.#mentionsPacked;
@@ -496,6 +505,11 @@ class ReleasedSkill implements SkillFile {
  */
 export function everyMentionAsSlug(skill: SkillFile, test: (slug: string) => boolean): boolean {
   return skill instanceof ReleasedSkill ? ReleasedSkill.everyMentionAsSlug(skill, test) : everyAsSlug(skill.mentions, test);
+}
+
+/** Each mention's slug, in order: the index of who mentions what reads 100,000 skills' after the first index. */
+export function mentionSlugs(skill: SkillFile): readonly string[] {
+  return skill instanceof ReleasedSkill ? ReleasedSkill.mentionSlugs(skill) : skill.mentions.map((mention) => mention.slug);
 }
 
 /** A skill's mentions of one slug: a rename or a references search of a skill 1,000 files mention reads 1,000 files' mentions. */
