@@ -1,6 +1,7 @@
 import type { Alignment } from "./config.js";
 import type { Namespace } from "./namespace.js";
 import type { SkillFile } from "./skillFile.js";
+import { trimmedLength } from "./text.js";
 import { PROMPT_BLURBS, type ToolSpec } from "./tools.js";
 
 /** The base instructions a workspace gets until it writes its own (`alignment.instructions` in skills.json). */
@@ -71,11 +72,9 @@ export function menuSkills(namespace: Namespace, alignment: Alignment = effectiv
 /** Every advertised, enabled skill that holds its handle, in no particular order. */
 function advertisedSkills(namespace: Namespace): SkillFile[] {
   // onMenu(skill) && claimants(slug)[0] === skill, resolving once: resolve's skill is that first claimant.
-  return [...namespace.skills()].filter((skill) => {
-    if (!skill.validHandle || !skill.enabled || !skill.advertised) return false;
-    const target = namespace.resolve(skill.slug);
-    return target?.kind === "skill" && target.skill === skill;
-  });
+  const advertised: SkillFile[] = [];
+  for (const skill of namespace.skills()) if (skill.validHandle && skill.enabled && skill.advertised && namespace.resolvesTo(skill)) advertised.push(skill);
+  return advertised;
 }
 
 function entryLine(handle: string, text: string): string {
@@ -129,12 +128,12 @@ const SKILLS_HEADING = "\n\nYour skills:";
 const TOOLS_HEADING = "\n\nYour tools:";
 
 function menuText(skill: SkillFile): string {
-  return skill.summary?.trim() ? skill.summary : skill.title;
+  return skill.summary !== undefined && trimmedLength(skill.summary) > 0 ? skill.summary : skill.title;
 }
 
 /** `entryLine(handle, text).length`, without writing the line when the text is one line, as nearly every summary is. */
 function entryLength(handle: string, text: string): number {
-  return text.includes("\n") ? entryLine(handle, text).length : "- @".length + handle.length + ": ".length + text.trim().length;
+  return text.includes("\n") ? entryLine(handle, text).length : "- @".length + handle.length + ": ".length + trimmedLength(text);
 }
 
 /**

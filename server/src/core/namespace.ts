@@ -389,6 +389,13 @@ export class Namespace {
     return skill ? { kind: "skill", skill } : undefined;
   }
 
+  /** For a skill the namespace holds, `resolve(skill.slug)` is it: what the menu asks of each of 100,000 skills, without a resolution made. */
+  resolvesTo(skill: SkillFile): boolean {
+    if (this.tool(skill.slug)) return false;
+    const uris = this.#claimants.get(slugKey(skill.slug));
+    return uris === skill.uri || (typeof uris === "object" && this.claimants(skill.slug)[0] === skill);
+  }
+
   /** True when a tool or a skill (other than the one at `exceptUri`) holds the slug. */
   isTaken(slug: string, exceptUri?: string): boolean {
     if (this.tool(slug)) return true;

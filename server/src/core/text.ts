@@ -110,6 +110,13 @@ export class LineMap {
 }
 
 /** The start of every text, shared: most skills declare themselves there. */
+/** `text.trim().length`, without making the trimmed copy when the text starts and ends with a printable ASCII character, as nearly every summary does. */
+export function trimmedLength(text: string): number {
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  return first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f ? text.length : text.trim().length;
+}
+
 export const TEXT_START: Range = Object.freeze({ start: Object.freeze({ line: 0, character: 0 }), end: Object.freeze({ line: 0, character: 0 }) });
 
 /**
