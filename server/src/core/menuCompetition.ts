@@ -56,7 +56,7 @@ export class MenuCompetition {
    * arrays that outlived the young generation.
    */
   readonly #toIndex = new Set<string>();
-  /** The skills as the build began, indexed first (each looked up when its turn comes); those changed meanwhile are in #toIndex too. */
+  /** The URIs of the skills as the build began, indexed first (each looked up when its turn comes); those changed meanwhile are in #toIndex too. */
   #startedWith: readonly string[] = [];
   #startedAt = 0;
   #toQuery: string[] = [];

@@ -507,7 +507,7 @@ export function everyMentionAsSlug(skill: SkillFile, test: (slug: string) => boo
   return skill instanceof ReleasedSkill ? ReleasedSkill.everyMentionAsSlug(skill, test) : everyAsSlug(skill.mentions, test);
 }
 
-/** Each mention's slug, in order: the index of who mentions what reads 100,000 skills' after the first index. */
+/** Each mention's slug, in order: what the index of who mentions what reads of every skill after the first index. */
 export function mentionSlugs(skill: SkillFile): readonly string[] {
   return skill instanceof ReleasedSkill ? ReleasedSkill.mentionSlugs(skill) : skill.mentions.map((mention) => mention.slug);
 }

@@ -109,7 +109,6 @@ export class LineMap {
   }
 }
 
-/** The start of every text, shared: most skills declare themselves there. */
 /** `text.trim().length`, without making the trimmed copy when the text starts and ends with a printable ASCII character, as nearly every summary does. */
 export function trimmedLength(text: string): number {
   const first = text.charCodeAt(0);
@@ -117,6 +116,7 @@ export function trimmedLength(text: string): number {
   return first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f ? text.length : text.trim().length;
 }
 
+/** The start of every text, shared: most skills declare themselves there. */
 export const TEXT_START: Range = Object.freeze({ start: Object.freeze({ line: 0, character: 0 }), end: Object.freeze({ line: 0, character: 0 }) });
 
 /**
