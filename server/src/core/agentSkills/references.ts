@@ -2,7 +2,7 @@ import { scanMentions } from "../mentions.js";
 import { codeFences, isInFence, type CodeFence } from "../prose.js";
 import type { Mention, MentionPlace } from "../skillFile.js";
 import { isValidHandle } from "../slug.js";
-import { detached, interned, type LineMap, type Range } from "../text.js";
+import { detached, interned, internedSlice, type LineMap, type Range } from "../text.js";
 import { AGENT_SKILL_FILE, resolveLink, segmentsOf } from "./paths.js";
 
 /** How a reference is written: `@name`, `/name`, `$name`, or a Markdown link to the skill's folder (no sigil). */
@@ -26,7 +26,10 @@ function inRegions(fences: readonly CodeFence[], offset: number): boolean {
   return isInFence(fences, offset);
 }
 
-const NAME_CHAR = /[a-z0-9-]/;
+/** `a-z`, `0-9` or `-`: a handle's characters. */
+function isNameChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 45;
+}
 const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
 /** Before a sigil: a character that makes it part of a path, a URL, a tag or a variable, not a reference. */
 const GLUE_BEFORE = /[\p{L}\p{M}\p{N}_/\\.~:<>$@%=+*&|-]/u;
@@ -50,20 +53,21 @@ function continuesAsPath(text: string, end: number, to: number): boolean {
 function scanSigils(text: string, from: number, to: number, regions: readonly CodeFence[]): { sigil: "/" | "$"; start: number; end: number }[] {
   const found: { sigil: "/" | "$"; start: number; end: number }[] = [];
   // From one sigil to the next, not character by character: most of a page has neither.
-  const sigils = /[/$]/g;
-  sigils.lastIndex = from;
-  for (let match = sigils.exec(text); match !== null && match.index < to; match = sigils.exec(text)) {
-    const at = match.index;
-    const char = text.charAt(at) as "/" | "$";
-    if (at > 0 && GLUE_BEFORE.test(text.charAt(at - 1))) continue;
-    // A link target like `](/docs)` is a path.
-    if (at > 1 && text.charAt(at - 1) === "(" && text.charAt(at - 2) === "]") continue;
+  let slash = text.indexOf("/", from);
+  let dollar = text.indexOf("$", from);
+  for (;;) {
+    const at = slash === -1 ? dollar : dollar === -1 ? slash : Math.min(slash, dollar);
+    if (at === -1 || at >= to) break;
     let end = at + 1;
-    while (end < to && NAME_CHAR.test(text.charAt(end))) end++;
-    sigils.lastIndex = Math.max(at + 1, end);
-    const name = text.slice(at + 1, end);
-    if (!isValidHandle(name) || continuesAsPath(text, end, to) || inRegions(regions, at)) continue;
-    found.push({ sigil: char, start: at, end });
+    // A sigil glued to what is before it, or a link target like `](/docs)`, is part of a path.
+    const glued = at > 0 && (GLUE_BEFORE.test(text.charAt(at - 1)) || (at > 1 && text.charAt(at - 1) === "(" && text.charAt(at - 2) === "]"));
+    if (!glued) {
+      while (end < to && isNameChar(text.charCodeAt(end))) end++;
+      if (isValidHandle(text.slice(at + 1, end)) && !continuesAsPath(text, end, to) && !inRegions(regions, at)) found.push({ sigil: text.charAt(at) as "/" | "$", start: at, end });
+    }
+    const next = Math.max(at + 1, end);
+    if (slash !== -1 && slash < next) slash = text.indexOf("/", next);
+    if (dollar !== -1 && dollar < next) dollar = text.indexOf("$", next);
   }
   return found;
 }
@@ -82,6 +86,9 @@ interface LinkToken {
 
 function scanLinks(uri: string, text: string, from: number, to: number, regions: readonly CodeFence[]): LinkToken[] {
   const found: LinkToken[] = [];
+  // Most pages have no link: one search for its middle, not the expression's walk over the page.
+  const middle = text.indexOf("](", from);
+  if (middle === -1 || middle >= to) return found;
   LINK.lastIndex = from;
   for (let match = LINK.exec(text); match && match.index < to; match = LINK.exec(text)) {
     const raw = match[1] ?? "";
@@ -123,12 +130,11 @@ class ProseReference implements Reference {
   readonly #link?: LinkToken;
   readonly #lines: LineMap;
 
-  constructor(written: string, start: number, end: number, place: MentionPlace, sigil: Sigil, lines: LineMap, link?: LinkToken, inCode = false) {
-    // Shared copies, not slices: a slice would keep the whole file's text alive.
-    this.written = interned(written);
+  /** `name`: a valid handle (lower case, so its own slug), as a shared copy: a slice would keep the whole file's text alive. */
+  constructor(name: string, start: number, end: number, place: MentionPlace, sigil: Sigil, lines: LineMap, link?: LinkToken, inCode = false) {
+    this.written = name;
     this.inCode = inCode;
-    const slug = written.toLowerCase();
-    this.slug = slug === written ? this.written : interned(slug);
+    this.slug = name;
     this.start = start;
     this.end = end;
     this.place = place;
@@ -161,7 +167,11 @@ export function scanReferences(uri: string, text: string, lines: LineMap, from: 
     if (token.written !== token.slug || continuesAsPath(text, token.end, to) || inRegions(regions, token.start)) continue;
     references.push(new ProseReference(token.written, token.start, token.end, place, "@", lines, undefined, token.inCode));
   }
-  for (const token of scanSigils(text, from, to, regions)) references.push(new ProseReference(text.slice(token.start + 1, token.end), token.start, token.end, place, token.sigil, lines));
-  for (const link of scanLinks(uri, text, from, to, regions)) references.push(new ProseReference(link.name, link.start, link.end, place, "", lines, link));
-  return references.sort((a, b) => a.start - b.start);
+  const written = references.length;
+  for (const token of scanSigils(text, from, to, regions)) references.push(new ProseReference(internedSlice(text, token.start + 1, token.end), token.start, token.end, place, token.sigil, lines));
+  const sigils = references.length - written;
+  for (const link of scanLinks(uri, text, from, to, regions)) references.push(new ProseReference(interned(link.name), link.start, link.end, place, "", lines, link));
+  // Each kind is found in text order: only a page with two kinds needs them merged.
+  const kinds = (written > 0 ? 1 : 0) + (sigils > 0 ? 1 : 0) + (references.length > written + sigils ? 1 : 0);
+  return kinds > 1 ? references.sort((a, b) => a.start - b.start) : references;
 }
