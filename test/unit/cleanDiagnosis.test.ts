@@ -53,3 +53,16 @@ test("when one of two claimants goes, the mention answers for the one left: enab
   ns.set(skillUri("target"), skillText("Renamed away.", { summary: "Off.", enabled: false }));
   assert.deepEqual(codes(ns.diagnose(skillUri("clean"))), [DiagnosticCodes.disabledMention]);
 });
+
+test("an Agent Skill's references report as before the short way: nothing for an enabled skill, a link checked, a disabled skill warned of", () => {
+  const agentSkill = (name: string, body: string) => [`file:///w/skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: The ${name} skill, for tests.\n---\n${body}\n`] as const;
+  const ns = workspace(
+    Object.fromEntries([
+      agentSkill("writer", "Run /target, then $target, see [it](../target/SKILL.md) and [gone](../missing/SKILL.md), [moved](../../other/skills/target/SKILL.md), then /off."),
+      agentSkill("target", "Nothing."),
+      [skillUri("off"), skillText("Nothing.", { summary: "Off.", enabled: false })],
+    ]),
+  );
+  const found = ns.diagnose("file:///w/skills/writer/SKILL.md");
+  assert.deepEqual(codes(found).sort(), [DiagnosticCodes.brokenLink, DiagnosticCodes.brokenLink, DiagnosticCodes.disabledMention].sort(), JSON.stringify(found.map((d) => d.message)));
+});

@@ -709,7 +709,10 @@ export class Namespace {
       }
     }
     const quiet = skill.format.quietReferences;
-    for (const mention of skill.mentions) if (quiet || !this.#namesEnabledSkill(mention)) diagnostics.push(...this.#diagnoseMention(mention, quiet, skill.uri));
+    // A quiet reference to an enabled skill reports nothing either, unless it is a link (its target is checked).
+    for (const mention of skill.mentions) {
+      if ((quiet && (mention as Reference).target !== undefined) || !this.#namesEnabledSkill(mention)) diagnostics.push(...this.#diagnoseMention(mention, quiet, skill.uri));
+    }
     diagnostics.push(...this.#competition.diagnose(skill, (uri) => this.#skills.get(uri)));
     return diagnostics;
   }
