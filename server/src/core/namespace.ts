@@ -514,18 +514,22 @@ export class Namespace {
   diagnose(uri: string): readonly CoreDiagnostic[] {
     const cached = this.#diagnostics.get(uri);
     if (cached) return cached;
-    const skill = this.#skills.get(uri);
-    const config = this.#configs.get(uri);
-    const document = this.#documents.get(uri);
-    const diagnostics = skill ? this.#diagnoseSkill(skill) : config ? this.#diagnoseConfig(config) : document ? this.#diagnoseDocument(document) : [];
+    const diagnostics = this.#diagnoseFile(uri);
     // A closed file's problems are sent once and asked for again only after a change: held for every file,
-    // they were a fifth of the heap at 50,000 skills. A clean file costs nothing to remember.
-    if (diagnostics.length === 0) {
-      this.#diagnostics.set(uri, NO_DIAGNOSTICS);
-      return NO_DIAGNOSTICS;
-    }
+    // they were a fifth of the heap at 50,000 skills. A clean file is not held either: nearly every one takes
+    // the short way again, and an entry for each of 50,000 was an insertion each in the first report.
+    if (diagnostics.length === 0) return NO_DIAGNOSTICS;
     if (!this.#holding || this.#holding.isOpen(uri)) this.#diagnostics.set(uri, diagnostics);
     return diagnostics;
+  }
+
+  #diagnoseFile(uri: string): readonly CoreDiagnostic[] {
+    const skill = this.#skills.get(uri);
+    if (skill) return this.#diagnoseSkill(skill);
+    const config = this.#configs.get(uri);
+    if (config) return this.#diagnoseConfig(config);
+    const document = this.#documents.get(uri);
+    return document ? this.#diagnoseDocument(document) : NO_DIAGNOSTICS;
   }
 
   /**
