@@ -603,12 +603,16 @@ export class Namespace {
   }
 
   #indexSkill(skill: SkillFile, withMentions = true): void {
-    if (skill.validHandle) {
-      const claimants = this.#claimants.add(skill.slug, skill.uri);
-      if (claimants === skill.uri && skill.enabled) this.#enabledSoleClaims.add(skill.slug);
-      else this.#enabledSoleClaims.delete(skill.slug);
-    } else this.#invalidHandles.add(skill.slug, skill.uri);
+    if (skill.validHandle) this.#followClaim(skill.slug, this.#claimants.add(skill.slug, skill.uri), skill);
+    else this.#invalidHandles.add(skill.slug, skill.uri);
     if (withMentions) this.#indexMentionsOf(skill);
+  }
+
+  /** Keeps {@link #enabledSoleClaims} to a slug's claimants after a change (`known`: a skill among them, not looked up again). */
+  #followClaim(slug: string, claimants: Strings, known?: SkillFile): void {
+    const sole = typeof claimants !== "string" ? undefined : claimants === known?.uri ? known : this.#skills.get(claimants);
+    if (sole?.enabled) this.#enabledSoleClaims.add(slug);
+    else this.#enabledSoleClaims.delete(slug);
   }
 
   #indexMentionsOf(skill: SkillFile): void {
@@ -628,11 +632,8 @@ export class Namespace {
   }
 
   #unindexSkill(skill: SkillFile): void {
-    if (skill.validHandle) {
-      const claimants = this.#claimants.remove(skill.slug, skill.uri);
-      if (typeof claimants === "string" && this.#skills.get(claimants)?.enabled === true) this.#enabledSoleClaims.add(skill.slug);
-      else this.#enabledSoleClaims.delete(skill.slug);
-    } else this.#invalidHandles.remove(skill.slug, skill.uri);
+    if (skill.validHandle) this.#followClaim(skill.slug, this.#claimants.remove(skill.slug, skill.uri));
+    else this.#invalidHandles.remove(skill.slug, skill.uri);
     // Mentions never indexed have nothing to take out.
     if (this.#mentionsToIndex.delete(skill.uri)) return;
     for (const mention of skill.mentions) this.#mentioners.remove(mention.slug, skill.uri);

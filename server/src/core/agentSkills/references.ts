@@ -167,11 +167,11 @@ export function scanReferences(uri: string, text: string, lines: LineMap, from: 
     if (token.written !== token.slug || continuesAsPath(text, token.end, to) || inRegions(regions, token.start)) continue;
     references.push(new ProseReference(token.written, token.start, token.end, place, "@", lines, undefined, token.inCode));
   }
-  const written = references.length;
+  const mentionCount = references.length;
   for (const token of scanSigils(text, from, to, regions)) references.push(new ProseReference(internedSlice(text, token.start + 1, token.end), token.start, token.end, place, token.sigil, lines));
-  const sigils = references.length - written;
+  const sigilCount = references.length - mentionCount;
   for (const link of scanLinks(uri, text, from, to, regions)) references.push(new ProseReference(interned(link.name), link.start, link.end, place, "", lines, link));
   // Each kind is found in text order: only a page with two kinds needs them merged.
-  const kinds = (written > 0 ? 1 : 0) + (sigils > 0 ? 1 : 0) + (references.length > written + sigils ? 1 : 0);
+  const kinds = (mentionCount > 0 ? 1 : 0) + (sigilCount > 0 ? 1 : 0) + (references.length > mentionCount + sigilCount ? 1 : 0);
   return kinds > 1 ? references.sort((a, b) => a.start - b.start) : references;
 }
