@@ -67,4 +67,15 @@ describe("a mention being typed", () => {
     assert.deepEqual(unknown(client.pushed.get(uri) ?? []), ["@nowher"]);
     await client.stop();
   });
+  it("an open is no edit being typed, even over a document the client never closed", async () => {
+    const client = await TestClient.start({ folders: [folder] });
+    const uri = uriOf(path.join(folder, "skills/home/holiday.skill.md"));
+    await client.open(uri, TEXT);
+    await client.change(uri, "@pla", { start: end(TEXT), end: end(TEXT) });
+    assert.deepEqual(unknown(await pull(client, uri)), [], "held back while typed");
+    // A client that moves another file onto this name opens it again without a close (the fuzz test's editor did).
+    await client.open(uri, `${TEXT}@plax`);
+    assert.deepEqual(unknown(await pull(client, uri)), ["@plax"]);
+    await client.stop();
+  });
 });

@@ -237,6 +237,8 @@ export class SkillServer {
       this.#queueDiskWork(() => this.#onDiskChanges(changes));
     });
 
+    // An open is never an edit being typed, even over a document the client left open under that name.
+    this.#documents.onDidOpen((event) => this.#forgetTyping(canonicalUri(event.document.uri)));
     this.#documents.onDidChangeContent((event) => {
       this.#arrivals++;
       this.#update(canonicalUri(event.document.uri), event.document.getText());
@@ -686,10 +688,15 @@ export class SkillServer {
     return fitDiagnostics(toLspDiagnostics(this.#editorValidatesSkillFiles && this.#namespace.skill(uri)?.format.quietReferences ? leaveToEditor(diagnostics) : diagnostics), this.#client);
   }
 
-  async #onClose(uri: string): Promise<void> {
+  /** The document's text as typed and the mention held back under its cursor, forgotten. */
+  #forgetTyping(uri: string): void {
     this.#openTexts.delete(uri);
     clearTimeout(this.#typing.get(uri)?.timer);
     this.#typing.delete(uri);
+  }
+
+  async #onClose(uri: string): Promise<void> {
+    this.#forgetTyping(uri);
     // The editor's text no longer wins: the disk's does (and the skill gives its text up), or the file is gone.
     await this.#onDiskChange(uri, FileChangeType.Changed);
     // A file closed because it was moved: clients that send no file events leave the new name unknown, so
