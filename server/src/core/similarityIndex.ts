@@ -717,9 +717,11 @@ export class JoinProber {
             // The pair is keyed by subsets of one size, and both places lie within its prefixes.
             if (m < lowest || subsets[m] !== c || place > (ownDepth[m] as number) || (data[e + 1] as number) > (otherDepth[m] as number)) continue;
             marks[other] = stamp;
-            let shared = 0;
-            for (let k = 0; k < m; k++) shared += held[ranks[from + k] as number] as number;
-            if (shared >= (needs[m] as number)) found(position, other, shared);
+            // A candidate fails once it has missed more terms than the pair can spare: most do, and early.
+            const spare = m - (needs[m] as number);
+            let missed = 0;
+            for (let k = 0; k < m && missed <= spare; k++) missed += 1 - (held[ranks[from + k] as number] as number);
+            if (missed <= spare) found(position, other, m - missed);
           }
         }
       });
