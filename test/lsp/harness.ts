@@ -217,6 +217,15 @@ export class TestClient {
     return version;
   }
 
+  /**
+   * True when the server has the file: a document pull answers a result id for a file it read, none for any
+   * other. (The workspace report leaves out clean files the client holds no result for, so it is no list.)
+   */
+  async has(uri: string): Promise<boolean> {
+    const report = await this.connection.sendRequest<{ resultId?: string }>("textDocument/diagnostic", { textDocument: { uri } });
+    return report.resultId !== undefined;
+  }
+
   async close(uri: string): Promise<void> {
     this.#versions.delete(uri);
     await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });

@@ -342,6 +342,9 @@ export class SkillServer {
               if (previous.get(uri) === resultId) continue;
               const version = this.#documents.get(uri)?.version ?? null;
               const diagnostics = this.#diagnosticsOf(uri);
+              // A clean file the client holds no result for needs no entry: at 50,000 skills the entries of the
+              // clean files were 7 MB of a 8 MB first report, a quarter of a second to send and parse.
+              if (diagnostics.length === 0 && !previous.has(uri)) continue;
               diagnosticsInPart += diagnostics.length;
               items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: diagnostics });
             }
@@ -357,6 +360,10 @@ export class SkillServer {
               if (token.isCancellationRequested) return { items: [] };
             }
           }
+          // A client that holds no result and gets none would ask again at once, and again: one clean file's
+          // result gives it one to send back, and its next request waits for a change.
+          const anchor = items.length === 0 && !reported && previous.size === 0 ? candidates.find((uri) => this.#namespace.has(uri)) : undefined;
+          if (anchor !== undefined) items.push({ kind: DocumentDiagnosticReportKind.Full, uri: anchor, resultId: this.#resultIdOf(anchor), version: this.#documents.get(anchor)?.version ?? null, items: [] });
           // A long poll: when the client already has every current result, answer once something changes.
           if (items.length > 0 || previous.size === 0 || reported) {
             if (!reported) return { items };
