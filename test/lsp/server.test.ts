@@ -137,6 +137,22 @@ describe("language server over stdio (pull diagnostics)", () => {
     assert.equal(await client.has(uri("skills/home/retry-search.skill.md")), true);
   });
 
+  it("the workspace report clears a file a document pull showed a problem in, though the client holds no result for it", async () => {
+    const target = uri("skills/work/follow-up.skill.md");
+    await client.open(target, `${readFileSync(file("skills/work/follow-up.skill.md"), "utf8")}\nThen @weekly-digest.\n`);
+    assert.deepEqual(codes(await pullDiagnostics(client, target)), ["unknown-mention"]);
+    // Closed, the file is its clean text on disk again; VS Code keeps what its last pull of the editor showed.
+    await client.close(target);
+    await eventually(async () => {
+      const report = await client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
+      const entry = report.items.find((item) => item.uri === target);
+      assert.deepEqual(entry?.kind === "full" ? entry.items : undefined, []);
+    });
+    // Told once: then it is a clean file like the others.
+    const next = await client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
+    assert.ok(next.items.length === 1 || !next.items.some((item) => item.uri === target), "reported once");
+  });
+
   it("completes the namespace after @, skills and tools told apart, never the skill itself", async () => {
     const target = uri("skills/work/meeting-prep.skill.md");
     const text = readFileSync(file("skills/work/meeting-prep.skill.md"), "utf8") + "\nAlso use @";

@@ -169,6 +169,8 @@ export class SkillServer {
   #othersChanged = false;
   /** Open workspace-diagnostics long polls, each told which files every change affected. */
   readonly #diagnosticsWatchers = new Set<DiagnosticsWatcher>();
+  /** Files whose last pulled diagnostics (document or workspace) held a problem: the client may still show it. */
+  readonly #problemsSent = new Set<string>();
   /** Disk work (reads after file events and closes, folder loads) runs one job at a time, in the order the client sent it. */
   #diskWork: Promise<void> = Promise.resolve();
   readonly #expectedRenames = new Map<string, number>();
@@ -313,7 +315,9 @@ export class SkillServer {
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.#diagnosticsOf(uri) };
+      const items = this.#diagnosticsOf(uri);
+      this.#noteProblemsSent(uri, items.length);
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items };
     });
     connection.languages.diagnostics.onWorkspace(async (params, token, _workDone, partial) => {
       await this.#settled();
@@ -322,7 +326,7 @@ export class SkillServer {
       const watcher: DiagnosticsWatcher = { changed: new Set(), wake: undefined };
       this.#diagnosticsWatchers.add(watcher);
       try {
-        let candidates = [...new Set([...this.#namespace.uris(), ...previous.keys()])];
+        let candidates = [...new Set([...this.#namespace.uris(), ...previous.keys(), ...this.#problemsSent])];
         // A client that gave a partial-result token gets the report in parts as it is made: the editor shows the
         // first files' problems at once, and no report of every file is held or encoded in one piece.
         let reported = false;
@@ -336,15 +340,18 @@ export class SkillServer {
               if (token.isCancellationRequested) return { items: [] };
             }
             if (!this.#namespace.has(uri)) {
-              if (previous.has(uri)) items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, items: [] });
+              const shown = this.#problemsSent.delete(uri);
+              if (previous.has(uri) || shown) items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, items: [] });
             } else {
               const resultId = this.#resultIdOf(uri);
               if (previous.get(uri) === resultId) continue;
               const version = this.#documents.get(uri)?.version ?? null;
               const diagnostics = this.#diagnosticsOf(uri);
-              // A clean file the client holds no result for needs no entry: at 50,000 skills the entries of the
-              // clean files were 7 MB of a 8 MB first report, a quarter of a second to send and parse.
-              if (diagnostics.length === 0 && !previous.has(uri)) continue;
+              // A clean file needs no entry when the client holds no result for it and was never sent a problem in
+              // it (a closed editor keeps its last document pull's): at 50,000 skills the entries of the clean files
+              // were 7 MB of a 8 MB first report, a quarter of a second to send and parse.
+              if (diagnostics.length === 0 && !previous.has(uri) && !this.#problemsSent.has(uri)) continue;
+              this.#noteProblemsSent(uri, diagnostics.length);
               diagnosticsInPart += diagnostics.length;
               items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: diagnostics });
             }
@@ -805,6 +812,11 @@ export class SkillServer {
       for (const uri of affected) watcher.changed.add(uri);
       watcher.wake?.();
     }
+  }
+
+  #noteProblemsSent(uri: string, problems: number): void {
+    if (problems > 0) this.#problemsSent.add(uri);
+    else this.#problemsSent.delete(uri);
   }
 
   #scheduleFlush(): void {
