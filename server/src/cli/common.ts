@@ -107,7 +107,10 @@ async function checkFolders(folders: readonly string[], mustExist: boolean): Pro
 async function loadLibraries(libraries: readonly SkillLibrary[]): Promise<Namespace> {
   // No file is open here: each skill gives up its text once parsed, and a verb that needs it reads the file.
   const namespace = new Namespace({ isOpen: () => false, load: (uri) => readWorkspaceFileSync(pathFromUri(uri)) });
-  await loadFolders(namespace, libraries.map((library) => library.root), { shouldRead: (uri) => libraries.some((library) => belongsTo(library, uri)) });
+  // Every file listed under a lone library with none nested in it is its own: asked file by file, the question
+  // was 170 ms of `check` on 100,000 skills.
+  const alone = libraries.length === 1 && libraries[0]?.nested.length === 0;
+  await loadFolders(namespace, libraries.map((library) => library.root), { shouldRead: alone ? undefined : (uri) => libraries.some((library) => belongsTo(library, uri)) });
   return namespace;
 }
 
