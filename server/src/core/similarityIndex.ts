@@ -634,12 +634,22 @@ export class JoinProber {
   readonly #pastSize: Int32Array;
   /** By subset size c and then place: the first position too large for a key of that place ({@link probe}). */
   readonly #limits: Int32Array[];
+  /** By position, two words: bit (rank mod 64) set for each of the set's terms (see {@link probe}). */
+  readonly #bits: Int32Array;
 
   constructor(input: JoinInput, index: JoinIndex) {
     this.#input = input;
     this.#index = index;
     const count = input.order.length;
     this.#marks = new Int32Array(count);
+    this.#bits = new Int32Array(2 * count);
+    for (let position = 0; position < count; position++) {
+      for (let k = input.offsets[position] as number; k < (input.offsets[position + 1] as number); k++) {
+        const rank = input.ranks[k] as number;
+        const word = 2 * position + ((rank >> 5) & 1);
+        this.#bits[word] = (this.#bits[word] as number) | (1 << (rank & 31));
+      }
+    }
     this.#held = new Uint8Array(input.termCount);
     const largest = count === 0 ? 0 : (input.offsets[count] as number) - (input.offsets[count - 1] as number);
     this.#needs = new Int32Array(largest + 1);
@@ -692,6 +702,9 @@ export class JoinProber {
     }
     const marks = this.#marks;
     const held = this.#held;
+    const bits = this.#bits;
+    const low = bits[2 * position] as number;
+    const high = bits[2 * position + 1] as number;
     const stamp = position + 1;
     for (let k = 0; k < n; k++) held[ranks[start + k] as number] = 1;
     for (let c = 1; c <= 3; c++) {
@@ -717,8 +730,15 @@ export class JoinProber {
             // The pair is keyed by subsets of one size, and both places lie within its prefixes.
             if (m < lowest || subsets[m] !== c || place > (ownDepth[m] as number) || (data[e + 1] as number) > (otherDepth[m] as number)) continue;
             marks[other] = stamp;
+            const needed = needs[m] as number;
+            // Each bit one set has and the other lacks stands for at least one term the other lacks: a bound on
+            // the terms they share from two words per set, before the candidate's terms are read.
+            const otherLow = bits[2 * other] as number;
+            const otherHigh = bits[2 * other + 1] as number;
+            if (n - bitCount(low & ~otherLow) - bitCount(high & ~otherHigh) < needed) continue;
+            if (m - bitCount(otherLow & ~low) - bitCount(otherHigh & ~high) < needed) continue;
             // A candidate fails once it has missed more terms than the pair can spare: most do, and early.
-            const spare = m - (needs[m] as number);
+            const spare = m - needed;
             let missed = 0;
             for (let k = 0; k < m && missed <= spare; k++) missed += 1 - (held[ranks[from + k] as number] as number);
             if (missed <= spare) found(position, other, m - missed);
@@ -728,6 +748,14 @@ export class JoinProber {
     }
     for (let k = 0; k < n; k++) held[ranks[start + k] as number] = 0;
   }
+}
+
+/** The number of bits set in a 32-bit word. */
+function bitCount(word: number): number {
+  let x = word - ((word >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** The score of a pair of sets of n and m terms that share `shared`. */
