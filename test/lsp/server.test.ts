@@ -105,7 +105,7 @@ describe("language server over stdio (pull diagnostics)", () => {
   it("the workspace long poll reports a file deleted on disk, then the file back, and nothing else", async () => {
     const ids = (report: { items: { uri: string; resultId?: string }[] }) => report.items.flatMap((item) => (item.resultId ? [{ uri: item.uri, value: item.resultId }] : []));
     const first = await client.connection.sendRequest(WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
-    // The client holds a result for every file, as VS Code does once it has pulled each one (document pulls share the ids).
+    // The client holds results for the two files this is about, from document pulls (they share the ids), as VS Code does once it has pulled them.
     const pulled = await Promise.all(
       ["skills.json", "skills/home/retry-search.skill.md"].map(async (relative) => {
         const report = await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: uri(relative) } });

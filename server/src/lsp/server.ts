@@ -343,9 +343,7 @@ export class SkillServer {
               const shown = this.#problemsSent.delete(uri);
               if (previous.has(uri) || shown) items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, items: [] });
             } else {
-              const resultId = this.#resultIdOf(uri);
-              if (previous.get(uri) === resultId) continue;
-              const version = this.#documents.get(uri)?.version ?? null;
+              if (previous.get(uri) === this.#resultIdOf(uri)) continue;
               const diagnostics = this.#diagnosticsOf(uri);
               // A clean file needs no entry when the client holds no result for it and was never sent a problem in
               // it (a closed editor keeps its last document pull's): at 50,000 skills the entries of the clean files
@@ -353,7 +351,7 @@ export class SkillServer {
               if (diagnostics.length === 0 && !previous.has(uri) && !this.#problemsSent.has(uri)) continue;
               this.#noteProblemsSent(uri, diagnostics.length);
               diagnosticsInPart += diagnostics.length;
-              items.push({ kind: DocumentDiagnosticReportKind.Full, uri, resultId, version, items: diagnostics });
+              items.push(this.#workspaceEntry(uri, diagnostics));
             }
             if (partial && (items.length >= WORKSPACE_REPORT_PART_FILES || diagnosticsInPart >= WORKSPACE_REPORT_PART_DIAGNOSTICS)) {
               partial.report({ items });
@@ -370,7 +368,7 @@ export class SkillServer {
           // A client that holds no result and gets none would ask again at once, and again: one clean file's
           // result gives it one to send back, and its next request waits for a change.
           const anchor = items.length === 0 && !reported && previous.size === 0 ? candidates.find((uri) => this.#namespace.has(uri)) : undefined;
-          if (anchor !== undefined) items.push({ kind: DocumentDiagnosticReportKind.Full, uri: anchor, resultId: this.#resultIdOf(anchor), version: this.#documents.get(anchor)?.version ?? null, items: [] });
+          if (anchor !== undefined) items.push(this.#workspaceEntry(anchor, []));
           // A long poll: when the client already has every current result, answer once something changes.
           if (items.length > 0 || previous.size === 0 || reported) {
             if (!reported) return { items };
@@ -812,6 +810,11 @@ export class SkillServer {
       for (const uri of affected) watcher.changed.add(uri);
       watcher.wake?.();
     }
+  }
+
+  /** A file's entry in the workspace report: its current result id and, when open, the editor's version. */
+  #workspaceEntry(uri: string, diagnostics: Diagnostic[]): WorkspaceDocumentDiagnosticReport {
+    return { kind: DocumentDiagnosticReportKind.Full, uri, resultId: this.#resultIdOf(uri), version: this.#documents.get(uri)?.version ?? null, items: diagnostics };
   }
 
   #noteProblemsSent(uri: string, problems: number): void {
