@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { constants, getPriority } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, Namespace, summaryTerms, termSimilarity, type CoreDiagnostic } from "../../server/src/core/index.js";
@@ -86,10 +87,11 @@ function bruteForce(summaries: readonly string[]): number {
   return count;
 }
 
-async function onThreads(summaries: readonly string[], threads: number): Promise<string[]> {
+async function onThreads(summaries: readonly string[], threads: number, options: { background?: boolean; onBatch?: () => void } = {}): Promise<string[]> {
   const input = inputOf(summaries);
   const pairs: [number, number, number][] = [];
-  const finding = new ThreadedPairFinder({ threads, minimumSets: 0 }).find(setsOf(summaries), (batch, count) => {
+  const finding = new ThreadedPairFinder({ threads, minimumSets: 0, background: options.background }).find(setsOf(summaries), (batch, count) => {
+    options.onBatch?.();
     for (let k = 0; k < 3 * count; k += 3) {
       const a = batch[k] as number;
       const b = batch[k + 1] as number;
@@ -127,6 +129,33 @@ test("on one, two and three threads: the pairs of the join in steps, each once",
   const expected = inSteps(inputOf(summaries));
   assert.ok(expected.length > 10_000, String(expected.length));
   for (const threads of [1, 2, 3]) assert.deepEqual(await onThreads(summaries, threads), expected, `${threads} threads`);
+});
+
+/** The nice value of each of this process's threads (Linux), by thread id. */
+function threadNiceValues(): Map<number, number> {
+  const values = new Map<number, number>();
+  for (const thread of readdirSync("/proc/self/task")) {
+    // The fields after the command's closing parenthesis start at the third; the nice value is the nineteenth.
+    const fields = readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    values.set(Number(thread), Number(fields[16]));
+  }
+  return values;
+}
+
+test("in the background on Linux: the join threads run at the lowest priority, the calling thread at its own, and the pairs are the same", { skip: process.platform === "linux" ? false : "the priority is per thread on Linux only" }, async () => {
+  const summaries = generated(4000, 5);
+  const own = getPriority();
+  const seen: Map<number, number>[] = [];
+  const pairs = await onThreads(summaries, 2, { background: true, onBatch: () => seen.push(threadNiceValues()) });
+  assert.deepEqual(pairs, inSteps(inputOf(summaries)));
+  assert.ok(seen.length > 0);
+  const during = seen[0] as Map<number, number>;
+  assert.equal(during.get(process.pid), own, "the calling thread keeps its priority");
+  assert.equal([...during.values()].filter((nice) => nice === constants.priority.PRIORITY_LOW).length, 2, JSON.stringify([...during]));
+  // Without it, no thread of the join is lowered.
+  const plain: Map<number, number>[] = [];
+  await onThreads(summaries, 2, { onBatch: () => plain.push(threadNiceValues()) });
+  assert.ok(plain.length > 0 && [...(plain[0] as Map<number, number>).values()].every((nice) => nice === own), JSON.stringify([...(plain[0] ?? [])]));
 });
 
 const REAL = "/tmp/realskills";

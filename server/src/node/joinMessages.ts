@@ -16,6 +16,8 @@ export interface JoinRequest {
   readonly next: Int32Array;
   readonly part: number;
   readonly parts: number;
+  /** Run below the other threads' priority (see {@link ThreadedJoinOptions.background}). */
+  readonly background: boolean;
 }
 
 /** To a join thread, second: the arrays ({@link JoinIndex.arrays}) of every part, in part order. */

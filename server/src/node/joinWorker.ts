@@ -3,6 +3,8 @@
  * memory, then, once every thread's part is there, probes chunks of positions against all of them. The pairs go
  * back in batches of (a, b, shared terms), the sets' numbers in the input.
  */
+import { readlinkSync } from "node:fs";
+import { constants, setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { JoinIndex, JoinProber, joinInputOf, type Int32Allocator, type JoinInput } from "../core/similarityIndex.js";
 import { JOIN_BATCH_PAIRS, JOIN_CHUNK, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
@@ -11,6 +13,7 @@ const shared: Int32Allocator = (length) => new Int32Array(new SharedArrayBuffer(
 
 const port = parentPort;
 port?.once("message", (request: JoinRequest) => {
+  if (request.background) lowerThisThread();
   const input = joinInputOf(request.sets);
   const built: JoinReply = { kind: "index", arrays: JoinIndex.whole(input, shared, request.part, request.parts).arrays };
   port.once("message", (index: JoinIndexParts) => probe(request, input, JoinIndex.of(index.parts)));
@@ -44,4 +47,19 @@ function probe(request: JoinRequest, input: JoinInput, index: JoinIndex): void {
     for (let position = from; position < to; position++) prober.probe(position, take);
   }
   send(true);
+}
+
+/**
+ * Linux keeps a nice value per thread: this thread's is raised, so the server's own thread (and the editor) take a
+ * core the moment they need one and the join has what is left. Elsewhere the priority is the whole process's,
+ * and it stays as it is.
+ */
+function lowerThisThread(): void {
+  if (process.platform !== "linux") return;
+  try {
+    const thread = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(thread) && thread > 0) setPriority(thread, constants.priority.PRIORITY_LOW);
+  } catch {
+    // No /proc, or not allowed: the join runs at the usual priority.
+  }
 }

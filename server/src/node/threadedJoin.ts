@@ -17,6 +17,8 @@ export interface ThreadedJoinOptions {
   readonly threads?: number;
   /** Leave one core to the calling thread (and the editor beside it): by default one thread fewer than the cores. */
   readonly spareCore?: boolean;
+  /** Run the threads at a lower priority than the caller's, on a system that sets it per thread (Linux). */
+  readonly background?: boolean;
   /** The fewest sets worth a thread (default 2,000). */
   readonly minimumSets?: number;
 }
@@ -32,12 +34,14 @@ export interface ThreadedJoinOptions {
 export class ThreadedPairFinder implements PairFinder {
   readonly #threads: number;
   readonly #minimumSets: number;
+  readonly #background: boolean;
 
   constructor(options: ThreadedJoinOptions = {}) {
     const fromEnvironment = Number(process.env.SKILL_LSP_JOIN_THREADS);
     const cores = availableParallelism() - (options.spareCore ? 1 : 0);
     this.#threads = Math.max(1, options.threads ?? (Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : Math.min(2, cores)));
     this.#minimumSets = options.minimumSets ?? MINIMUM_SETS;
+    this.#background = options.background ?? false;
   }
 
   find(sets: JoinSets, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined {
@@ -88,7 +92,7 @@ export class ThreadedPairFinder implements PairFinder {
         };
         worker.on("error", lost);
         worker.on("exit", () => lost());
-        worker.postMessage({ sets, next, part: k, parts: workers.length } satisfies JoinRequest);
+        worker.postMessage({ sets, next, part: k, parts: workers.length, background: this.#background } satisfies JoinRequest);
       });
     });
   }
