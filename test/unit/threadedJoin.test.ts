@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { constants, getPriority } from "node:os";
+import { getPriority } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, Namespace, summaryTerms, termSimilarity, type CoreDiagnostic } from "../../server/src/core/index.js";
@@ -142,7 +142,7 @@ function threadNiceValues(): Map<number, number> {
   return values;
 }
 
-test("in the background on Linux: the join threads run at the lowest priority, the calling thread at its own, and the pairs are the same", { skip: process.platform === "linux" ? false : "the priority is per thread on Linux only" }, async () => {
+test("in the background on Linux: the join threads run below the usual priority, the calling thread at its own, and the pairs are the same", { skip: process.platform !== "linux" ? "the priority is per thread on Linux only" : getPriority() > 9 ? "this process runs too low to go 10 below" : false }, async () => {
   const summaries = generated(4000, 5);
   const own = getPriority();
   const seen: Map<number, number>[] = [];
@@ -151,7 +151,7 @@ test("in the background on Linux: the join threads run at the lowest priority, t
   assert.ok(seen.length > 0);
   const during = seen[0] as Map<number, number>;
   assert.equal(during.get(process.pid), own, "the calling thread keeps its priority");
-  assert.equal([...during.values()].filter((nice) => nice === constants.priority.PRIORITY_LOW).length, 2, JSON.stringify([...during]));
+  assert.equal([...during.values()].filter((nice) => nice === own + 10).length, 2, JSON.stringify([...during]));
   // Without it, no thread of the join is lowered.
   const plain: Map<number, number>[] = [];
   await onThreads(summaries, 2, { onBatch: () => plain.push(threadNiceValues()) });

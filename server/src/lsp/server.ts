@@ -593,8 +593,8 @@ export class SkillServer {
     this.#comparing = true;
     // A core is left to this thread and the editor: on two cores, with one join thread completion answered sooner
     // during the comparison than with two (bench, 50,000 skills: p95 5.9 ms against 8.8 ms) and it took no longer.
-    // The join thread also runs at the lowest priority, so this thread's collections and answers seldom wait for
-    // a core (100,000 skills, completion asked without pause: p95 2.17 → 1.69 ms, 4 alternating runs each).
+    // The join thread also runs below this thread's priority, so this thread's collections and answers seldom wait
+    // for a core (100,000 skills, completion asked without pause: p95 1.95 → 1.69 ms, 4 alternating runs each).
     this.#namespace.startMenuSimilarity(new ThreadedPairFinder({ spareCore: true, background: true }));
     const started = Date.now();
     void (async () => {

@@ -17,7 +17,7 @@ export interface ThreadedJoinOptions {
   readonly threads?: number;
   /** Leave one core to the calling thread (and the editor beside it): by default one thread fewer than the cores. */
   readonly spareCore?: boolean;
-  /** Run the threads at a lower priority than the caller's, on a system that sets it per thread (Linux). */
+  /** Run the threads below the caller's priority, on a system that sets it per thread (Linux; see joinWorker.ts). */
   readonly background?: boolean;
   /** The fewest sets worth a thread (default 2,000). */
   readonly minimumSets?: number;
