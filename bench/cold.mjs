@@ -3,9 +3,12 @@
 // alike. Each round spawns the server over stdio (with the flags the extension gives it), sends
 // `initialize` and `initialized`, waits for the end of indexing, asks `workspace/diagnostic` for every file and
 // reads the process's figures: the main thread's CPU time and the whole process's (/proc), resident memory.
-// Prints each run and the medians. `--profile DIR` runs each server with --cpu-prof into DIR (one file a thread). Needs `node esbuild.mjs` for the default server, dist/server.js.
+// Prints each run and the medians. `--profile DIR` runs each server with --cpu-prof into DIR (one file a thread).
+// `--compare` then also opens one skill, types `@` at its end and asks for completion without pause until the
+// server logs that the menu's summaries are compared: the completions' p95 and when the comparison ended (the
+// bench's "completion p95 while they are compared", alone). Needs `node esbuild.mjs` for the default server, dist/server.js.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as rpc from "vscode-jsonrpc/node.js";
@@ -17,8 +20,9 @@ if (servers.length === 0) servers.push(path.resolve(import.meta.dirname, "../dis
 const rounds = Number(args[args.indexOf("--rounds") + 1] ?? 3) || 3;
 const profileAt = args.indexOf("--profile");
 const profile = profileAt === -1 ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args[profileAt + 1] ?? "prof")}`];
+const compare = args.includes("--compare");
 if (!args[0] || args[0].startsWith("--")) {
-  console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N]");
+  console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N] [--profile DIR] [--compare]");
   process.exit(2);
 }
 
@@ -38,12 +42,23 @@ async function coldStart(server) {
   for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) connection.onRequest(method, () => null);
   connection.onNotification("$/progress", (params) => params.value?.kind === "end" && indexed());
   connection.onNotification("skill/status", (status) => status.indexing === false && indexed());
+  let compared;
+  const comparing = new Promise((resolve) => (compared = resolve));
+  connection.onNotification("window/logMessage", (params) => /^Compared the menu's summaries/.test(params.message ?? "") && compared(performance.now()));
   connection.listen();
   await connection.sendRequest("initialize", {
     processId: process.pid,
     rootUri: null,
     workspaceFolders: [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }],
-    capabilities: { textDocument: { diagnostic: { dynamicRegistration: false } }, workspace: { workspaceFolders: true, diagnostics: { refreshSupport: true } }, window: { workDoneProgress: true } },
+    capabilities: {
+      // Completion as the bench (and VS Code) declares it: a list may share its edit range and data among its items.
+      textDocument: {
+        diagnostic: { dynamicRegistration: false },
+        completion: { completionItem: { snippetSupport: true, labelDetailsSupport: true }, completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] } },
+      },
+      workspace: { workspaceFolders: true, diagnostics: { refreshSupport: true } },
+      window: { workDoneProgress: true },
+    },
   });
   connection.sendNotification("initialized", {});
   await indexing;
@@ -60,6 +75,7 @@ async function coldStart(server) {
     rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024,
     peak: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024,
   };
+  if (compare) Object.assign(run, await completionWhileCompared(connection, comparing, started));
   await connection.sendRequest("shutdown");
   connection.sendNotification("exit");
   await new Promise((resolve) => child.once("exit", resolve));
@@ -67,9 +83,30 @@ async function coldStart(server) {
   return run;
 }
 
+/** Completion after a fresh `@` in one skill, asked again and again until the comparison ends: its p95, and when it ended. */
+async function completionWhileCompared(connection, comparing, started) {
+  const file = readdirSync(folder).filter((name) => name.endsWith(".skill.md")).sort()[0];
+  const uri = pathToFileURL(path.join(folder, file)).href;
+  const text = `${readFileSync(path.join(folder, file), "utf8")}\nAsk @`;
+  const lines = text.split("\n");
+  connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "skill", version: 1, text } });
+  const position = { line: lines.length - 1, character: lines[lines.length - 1].length };
+  let done = false;
+  comparing.then(() => (done = true));
+  const times = [];
+  while (!done) {
+    const asked = performance.now();
+    await connection.sendRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } });
+    if (!done) times.push(performance.now() - asked);
+  }
+  times.sort((a, b) => a - b);
+  return { compared: (await comparing) - started, completions: times.length, completionP95: times[Math.min(times.length - 1, Math.floor(0.95 * times.length))] ?? NaN };
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const row = (run) =>
-  `whole ${run.whole.toFixed(0)} ms, indexed ${run.indexed.toFixed(0)} ms, main thread CPU ${run.mainCpu} ms, process CPU ${run.processCpu} ms, RSS ${run.rss.toFixed(0)} MB (peak ${run.peak.toFixed(0)} MB)`;
+  `whole ${run.whole.toFixed(0)} ms, indexed ${run.indexed.toFixed(0)} ms, main thread CPU ${run.mainCpu} ms, process CPU ${run.processCpu} ms, RSS ${run.rss.toFixed(0)} MB (peak ${run.peak.toFixed(0)} MB)` +
+  (run.compared === undefined ? "" : `; compared ${run.compared.toFixed(0)} ms after spawn, completion p95 meanwhile ${run.completionP95.toFixed(2)} ms${run.completions === undefined ? "" : ` (${run.completions} asked)`}`);
 const runs = new Map(servers.map((server) => [server, []]));
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`${folder}, ${rounds} rounds; load average before ${load()}`);
@@ -84,5 +121,6 @@ for (let round = 0; round < rounds; round++) {
 console.log(`load average after ${load()}; medians:`);
 for (const [server, list] of runs) {
   const pick = (key) => median(list.map((run) => run[key]));
-  console.log(`${server}: ${row({ whole: pick("whole"), indexed: pick("indexed"), mainCpu: pick("mainCpu"), processCpu: pick("processCpu"), rss: pick("rss"), peak: pick("peak") })}`);
+  const compared = compare ? { compared: pick("compared"), completionP95: pick("completionP95") } : {};
+  console.log(`${server}: ${row({ whole: pick("whole"), indexed: pick("indexed"), mainCpu: pick("mainCpu"), processCpu: pick("processCpu"), rss: pick("rss"), peak: pick("peak"), ...compared })}`);
 }

@@ -594,7 +594,7 @@ export class SkillServer {
     // A core is left to this thread and the editor: on two cores, with one join thread completion answered sooner
     // during the comparison than with two (bench, 50,000 skills: p95 5.9 ms against 8.8 ms) and it took no longer.
     // The join thread also runs below this thread's priority, so this thread's collections and answers seldom wait
-    // for a core (100,000 skills, completion asked without pause: p95 1.95 → 1.69 ms, 4 alternating runs each).
+    // for a core (`bench/cold.mjs --compare` on 100,000 skills, 6 alternating runs each: p95 2.20 → 1.67 ms).
     this.#namespace.startMenuSimilarity(new ThreadedPairFinder({ spareCore: true, background: true }));
     const started = Date.now();
     void (async () => {

@@ -11,8 +11,9 @@ import { JOIN_BATCH_PAIRS, JOIN_CHUNK, type JoinIndexParts, type JoinReply, type
 
 /**
  * How far below its process a background join thread runs: as far as `PRIORITY_BELOW_NORMAL` is below normal. At
- * 100,000 skills, with completion asked without pause during the comparison, its p95 was 1.69 ms at 10 below,
- * 1.53 ms at 19 and 1.95 ms at the process's own (medians of 4 alternating runs, each spread over ±0.2 ms).
+ * 100,000 skills, with completion asked without pause during the comparison (`bench/cold.mjs --compare`), its
+ * p95 was 1.69 ms at 10 below, 1.53 ms at 19 and 1.95 ms at the process's own (medians of 4 alternating runs,
+ * each spread over ±0.2 ms); in a second pairing on a slower machine, 1.68 ms at 10 and 2.16 ms at 19.
  */
 const BACKGROUND_NICENESS = constants.priority.PRIORITY_BELOW_NORMAL - constants.priority.PRIORITY_NORMAL;
 
