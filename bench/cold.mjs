@@ -35,7 +35,7 @@ function cpuOf(file) {
 async function coldStart(server) {
   const started = performance.now();
   // The flags and environment every launcher gives (SERVER_NODE_FLAGS and SERVER_ENV in shared/protocol.ts).
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", ...profile, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, MALLOC_ARENA_MAX: "2" } });
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", ...profile, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, MALLOC_ARENA_MAX: "2" } });
   const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
   let indexed;
   const indexing = new Promise((resolve) => (indexed = resolve));

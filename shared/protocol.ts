@@ -21,13 +21,14 @@ export const LANGUAGE_ID = "agent-skill";
 
 /**
  * Node flags the server is started with, by the extension, by the `skill-lsp` command (its `#!` line says the
- * same) and by the benchmark. A young generation of 4 MB semi-spaces instead of 16: the server mostly waits for
- * a keystroke, and small semi-spaces keep less resident for a few more, short, scavenges (2 MB against 16 kept
- * about 30 MB less at 10,000 skills; 4 MB keeps 2 MB more than 2 MB did). Not 2: at 100,000 skills the first
- * index took about 9% longer with 2 MB, and kept no less resident. (The language server also caps the old
+ * same) and by the benchmark. A young generation of 8 MB semi-spaces instead of 16: the server mostly waits for
+ * a keystroke, and smaller semi-spaces keep less resident (2 MB against 16 kept about 30 MB less at 10,000
+ * skills). Not smaller: the first index copies what survives each scavenge, and with 4 MB it took 13% longer at
+ * 10,000 skills and 8% at 100,000 (6 alternating cold starts each) for 7 MB less resident; 6 and 12 MB were
+ * slower than 8 at 10,000 and 50,000. (The language server also caps the old
  * generation's growth when it starts: see server/src/main.ts.)
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=4"];
+export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=8"];
 
 /**
  * The environment every launcher adds for the server (the extension, the `skill-lsp` command's `#!` line, the
