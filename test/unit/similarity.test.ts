@@ -163,6 +163,38 @@ describe("the index", () => {
     );
   });
 
+  test("property: with more terms than a probe's 64 bits tell apart, a linked index's changes find exactly the brute-force pairs", () => {
+    // 130 words, so that many terms share a bit; summaries near a few bases, so that many pairs are close.
+    const words = Array.from({ length: 130 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
+    const bases = Array.from({ length: 5 }, (_, b) => Array.from({ length: 7 }, (_, k) => words[(b * 29 + k * 17) % words.length] as string));
+    const near = fc
+      .tuple(fc.nat(bases.length - 1), fc.array(fc.tuple(fc.nat(6), fc.constantFrom(...words)), { maxLength: 3 }), fc.nat(2))
+      .map(([base, swaps, dropped]) => {
+        const chosen = [...(bases[base] as string[])];
+        for (const [at, word] of swaps) chosen[at] = word;
+        return chosen.slice(dropped).join(" ");
+      });
+    fc.assert(
+      fc.property(fc.array(near, { minLength: 2, maxLength: 24 }), fc.array(fc.tuple(fc.nat(30), fc.option(near, { nil: undefined })), { maxLength: 12 }), (initial, edits) => {
+        const index = new SimilarityIndex();
+        const current = new Map(initial.map((text, i) => [`k${i}`, text]));
+        index.build(current);
+        for (const [at, text] of edits) {
+          const key = `k${at}`;
+          index.setSummary(key, text);
+          if (text === undefined) current.delete(key);
+          else current.set(key, text);
+        }
+        for (const key of current.keys()) {
+          const got = index.neighbours(key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
+          const want = bruteForce(current, key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
+          assert.deepEqual(got, want, key);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test("closest keeps the nearest and counts the rest; allClosest answers the same for every key", () => {
     const index = new SimilarityIndex();
     index.build([

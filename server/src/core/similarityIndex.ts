@@ -100,6 +100,11 @@ export class SimilarityIndex {
   #joining: SimilarityJoin | PairIntake | undefined;
   /** By group id: the last probe that met it. */
   #marks = new Int32Array(64);
+  /**
+   * By group id, three words: its term count, then bit (term id mod 64) set for each of its terms, so that a
+   * probe passes over most candidates without reading their terms (see {@link #probe}).
+   */
+  #shapes = new Int32Array(3 * 64);
   #stamp = 0;
   /** By term id: 1 while a probe holds it. */
   #held = new Uint8Array(64);
@@ -293,7 +298,15 @@ export class SimilarityIndex {
     const group: Group = { id, signature, terms, members: undefined, sorted: undefined };
     this.#groups.set(signature, group);
     this.#byId[id] = group;
-    if (id >= this.#marks.length) this.#marks = grown(this.#marks, Math.max(id + 1, this.#marks.length * 2));
+    if (id >= this.#marks.length) {
+      const length = Math.max(id + 1, this.#marks.length * 2);
+      this.#marks = grown(this.#marks, length);
+      this.#shapes = grown(this.#shapes, 3 * length);
+    }
+    const [low, high] = termBits(terms);
+    this.#shapes[3 * id] = terms.length;
+    this.#shapes[3 * id + 1] = low;
+    this.#shapes[3 * id + 2] = high;
     const neighbours = this.#neighbours;
     if (neighbours) {
       const found: number[] = [];
@@ -403,8 +416,10 @@ export class SimilarityIndex {
     const lists = [...group.terms].map((term) => this.#termGroups[term] as number[]).sort((a, b) => a.length - b.length);
     const read = n - sharedNeeded(t, n, lowest) + 1;
     const marks = this.#marks;
+    const shapes = this.#shapes;
     const held = this.#held;
     const stamp = ++this.#stamp;
+    const [low, high] = termBits(group.terms);
     marks[group.id] = stamp;
     for (const term of group.terms) held[term] = 1;
     for (let l = 0; l < read; l++) {
@@ -412,12 +427,20 @@ export class SimilarityIndex {
       for (const id of list) {
         if (marks[id] === stamp) continue;
         marks[id] = stamp;
-        const other = this.#byId[id] as Group;
-        const m = other.terms.length;
+        const m = shapes[3 * id] as number;
         if (m < lowest || m > highest) continue;
+        // A bound on the terms shared from the two words per group, as in the join: a bit one group has and the
+        // other lacks stands for a term the other lacks. In a menu of shared words it passes over nearly every
+        // candidate, and the group itself is read only for the rest.
+        const needed = sharedNeeded(t, n, m);
+        const otherLow = shapes[3 * id + 1] as number;
+        const otherHigh = shapes[3 * id + 2] as number;
+        if (n - bitCount(low & ~otherLow) - bitCount(high & ~otherHigh) < needed) continue;
+        if (m - bitCount(otherLow & ~low) - bitCount(otherHigh & ~high) < needed) continue;
+        const other = this.#byId[id] as Group;
         let shared = 0;
         for (const term of other.terms) shared += held[term] as number;
-        if (shared >= sharedNeeded(t, n, m)) found(other, shared / Math.sqrt(n * m));
+        if (shared >= needed) found(other, shared / Math.sqrt(n * m));
       }
     }
     for (const term of group.terms) held[term] = 0;
@@ -644,11 +667,9 @@ export class JoinProber {
     this.#marks = new Int32Array(count);
     this.#bits = new Int32Array(2 * count);
     for (let position = 0; position < count; position++) {
-      for (let k = input.offsets[position] as number; k < (input.offsets[position + 1] as number); k++) {
-        const rank = input.ranks[k] as number;
-        const word = 2 * position + ((rank >> 5) & 1);
-        this.#bits[word] = (this.#bits[word] as number) | (1 << (rank & 31));
-      }
+      const [low, high] = termBits(input.ranks, input.offsets[position] as number, input.offsets[position + 1] as number);
+      this.#bits[2 * position] = low;
+      this.#bits[2 * position + 1] = high;
     }
     this.#held = new Uint8Array(input.termCount);
     const largest = count === 0 ? 0 : (input.offsets[count] as number) - (input.offsets[count - 1] as number);
@@ -748,6 +769,18 @@ export class JoinProber {
     }
     for (let k = 0; k < n; k++) held[ranks[start + k] as number] = 0;
   }
+}
+
+/** Two words with bit (term mod 64) set for each of the terms from `from` to `to`. */
+function termBits(terms: ArrayLike<number>, from = 0, to = terms.length): [low: number, high: number] {
+  let low = 0;
+  let high = 0;
+  for (let k = from; k < to; k++) {
+    const term = terms[k] as number;
+    if (term & 32) high |= 1 << (term & 31);
+    else low |= 1 << (term & 31);
+  }
+  return [low, high];
 }
 
 /** The number of bits set in a 32-bit word. */
