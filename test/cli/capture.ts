@@ -15,6 +15,7 @@ export async function capture(args: readonly string[]): Promise<Run> {
     out: (line) => void (out += `${line}\n`),
     err: (line) => void (err += `${line}\n`),
     write: (text) => void (out += text),
+    writeBytes: (bytes) => void (out += new TextDecoder().decode(bytes)),
   };
   const code = await runCli(args, io);
   return { code, out: out.replace(/\n$/, ""), err: err.replace(/\n$/, "") };

@@ -29,6 +29,22 @@ describe("the command line", () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
+  it("check writes a report longer than its 64 KB writes whole, line by line, with each multi-byte character intact", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "skill-cli-"));
+    const count = 1500;
+    const expected: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const handle = `step-${String(i).padStart(4, "0")}`;
+      writeFileSync(path.join(folder, `${handle}.skill.md`), `---\nsummary: Walk w${i}a, w${i}b and w${i}c.\n---\nThen ask @nowhere-${i}.\n`);
+      expected.push(`${handle}.skill.md:4:10 error unknown-mention @nowhere-${i} — unknown: no skill or tool has this handle.`);
+    }
+    const result = cli(["check", folder], folder);
+    assert.equal(result.code, 1);
+    assert.ok(Buffer.byteLength(result.out) > 2 * 65_536, String(Buffer.byteLength(result.out)));
+    assert.equal(result.out, `${expected.join("\n")}\n`);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
   it("expand @search-info prints the four tools, one per line", () => {
     const empty = mkdtempSync(path.join(tmpdir(), "skill-cli-"));
     assert.deepEqual(cli(["expand", "@search-info"], empty), { code: 0, out: "check_notebook\nlist_devices\nfind_file\ngrep_memory\n", err: "" });

@@ -252,7 +252,7 @@ describe("command line", () => {
   const capture = () => {
     const output: string[] = [];
     const errors: string[] = [];
-    return { output, errors, io: { write: (text: string) => void output.push(text), out: (line: string) => void output.push(`${line}\n`), err: (line: string) => void errors.push(line) } };
+    return { output, errors, io: { write: (text: string) => void output.push(text), out: (line: string) => void output.push(`${line}\n`), err: (line: string) => void errors.push(line), writeBytes: (bytes: Uint8Array) => void output.push(new TextDecoder().decode(bytes)) } };
   };
   const examplesFolder = path.join(__dirname, "../../examples");
 

@@ -81,6 +81,7 @@ describe("Run Plan on a menu the context cannot hold (SmolLM2)", () => {
       out: (line) => void (out += `${line}\n`),
       err: (line) => void (err += `${line}\n`),
       write: (text) => void (out += text),
+      writeBytes: (bytes) => void (out += new TextDecoder().decode(bytes)),
     });
     assert.equal(code, 1);
     assert.match(err, new RegExp(`^error {5}${SENTENCE_START.replace(/[()]/g, "\\$&")}~[\\d,]+ tokens`));
@@ -94,6 +95,7 @@ describe("Run Plan on a menu the context cannot hold (SmolLM2)", () => {
       out: (line) => void (out += `${line}\n`),
       err: (line) => void (err += `${line}\n`),
       write: (text) => void (out += text),
+      writeBytes: (bytes) => void (out += new TextDecoder().decode(bytes)),
     });
     assert.equal(code, 1);
     const match = new RegExp(`^${SENTENCE_START}([\\d,]+) tokens \\(`).exec(err);

@@ -52,7 +52,7 @@ describe("SmolLM2-135M-Instruct", () => {
 
   test(`test-routing examples passes at least ${SMOLLM2_EXAMPLES_MIN_PASSED} cases (the regression gate)`, async () => {
     const lines: string[] = [];
-    const io = { out: (line: string) => void lines.push(line), err: (line: string) => void lines.push(line), write: (text: string) => void lines.push(text) };
+    const io = { out: (line: string) => void lines.push(line), err: (line: string) => void lines.push(line), write: (text: string) => void lines.push(text), writeBytes: (bytes: Uint8Array) => void lines.push(new TextDecoder().decode(bytes)) };
     const code = await runCli(["test-routing", EXAMPLES, "--model", MODEL, "--threads", "2", "--gpu", "off", "--min-passed", String(SMOLLM2_EXAMPLES_MIN_PASSED)], io);
     const summary = lines.find((line) => /routing tests: \d+ passed/.test(line));
     assert.equal(code, 0, `${summary}\n${lines.filter((line) => line.includes("FAIL")).join("\n")}`);

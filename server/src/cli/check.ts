@@ -39,7 +39,7 @@ export const checkVerb: Verb = {
       for (const uri of done) warned.add(uri);
     }
     // The text report is written as it is made, file by file; the JSON and SARIF reports are one document.
-    const text = format === "text" ? new ChunkedLines(io.out) : undefined;
+    const text = format === "text" ? new ChunkedLines(io.writeBytes) : undefined;
     const found: FileDiagnostic[] = [];
     let errors = false;
     const cwd = process.cwd();
@@ -63,35 +63,44 @@ export const checkVerb: Verb = {
   },
 };
 
-/** Characters of text output gathered into one write. */
+/** Bytes of text output gathered into one write. */
 const OUTPUT_CHUNK = 65_536;
 
 /**
- * Lines written joined, about 64 KB at a time: one write a line was 0.7 s of 146,000 lines' check, and all of
- * them made before the first was written held every diagnostic and its line at once.
+ * Lines encoded straight into a buffer and written about 64 KB at a time: one write a line was 0.7 s of
+ * 146,000 lines' check, all of them made before the first was written held every diagnostic and its line at
+ * once, and joining them into strings first took 0.36 to 0.49 s of those 57 MB where encoding them takes about
+ * 0.1 s.
  */
 class ChunkedLines {
-  readonly #out: (text: string) => void;
-  #chunk: string[] = [];
-  #size = 0;
+  readonly #write: (bytes: Uint8Array) => void;
+  #buffer = Buffer.allocUnsafe(2 * OUTPUT_CHUNK);
+  #used = 0;
 
-  constructor(out: (text: string) => void) {
-    this.#out = out;
+  constructor(write: (bytes: Uint8Array) => void) {
+    this.#write = write;
   }
 
   add(line: string): void {
-    this.#chunk.push(line);
-    this.#size += line.length + 1;
-    if (this.#size >= OUTPUT_CHUNK) this.#flush();
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8; one more for the line break.
+    const room = 3 * line.length + 1;
+    if (this.#used + room > this.#buffer.length) {
+      this.#flush();
+      if (room > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(room);
+    }
+    this.#used += this.#buffer.write(line, this.#used);
+    this.#buffer[this.#used++] = 0x0a;
+    if (this.#used >= OUTPUT_CHUNK) this.#flush();
   }
 
   end(): void {
-    if (this.#chunk.length > 0) this.#flush();
+    if (this.#used > 0) this.#flush();
   }
 
   #flush(): void {
-    this.#out(this.#chunk.join("\n"));
-    this.#chunk = [];
-    this.#size = 0;
+    this.#write(this.#buffer.subarray(0, this.#used));
+    // A new buffer each time: a stream may still hold the one written (pipes are asynchronous on some systems).
+    this.#buffer = Buffer.allocUnsafe(2 * OUTPUT_CHUNK);
+    this.#used = 0;
   }
 }

@@ -4,11 +4,15 @@ import { BUILTIN_SKILLS, Namespace, siblingSkillUri } from "../core/index.js";
 import { belongsTo, findLibraries, type SkillLibrary } from "../node/libraries.js";
 import { loadFolders, pathFromUri, readWorkspaceFileSync, uriFromPath } from "../node/workspaceFiles.js";
 
-/** Where a verb writes: whole lines to standard output and standard error, and streamed text (no line break added). */
+/**
+ * Where a verb writes: whole lines to standard output and standard error, streamed text (no line break added),
+ * and lines already encoded as UTF-8 (a long report, written without a string made for all of it).
+ */
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
   write(text: string): void;
+  writeBytes(bytes: Uint8Array): void;
 }
 
 /** The process's own streams. */
@@ -16,6 +20,7 @@ export const processIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   write: (text) => process.stdout.write(text),
+  writeBytes: (bytes) => process.stdout.write(bytes),
 };
 
 /** A mistake in the arguments: the command line answers it with exit code 2. */
