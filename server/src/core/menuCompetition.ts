@@ -319,7 +319,7 @@ export class MenuCompetition {
       this.#closest.set(skill.uri, found);
     }
     const { closest, total } = found;
-    // One pass, no object per neighbour: `check` asks this of every warned skill (45,000 of 100,000 realistic ones).
+    // One pass over the neighbours: `check` asks this of every warned skill (45,000 of 100,000 realistic ones).
     const shown: { readonly score: number; readonly other: SkillFile }[] = [];
     let dropped = 0;
     for (const neighbour of closest) {
