@@ -111,6 +111,22 @@ describe("the index", () => {
     return found.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
   }
 
+  /** Applies the edits to the index (read in place, or as text) and to `current`; then every key's neighbours must be brute force's. */
+  function assertEditsMatchBruteForce(index: SimilarityIndex, current: Map<string, string>, edits: readonly (readonly [number, string | undefined])[], inPlace: boolean): void {
+    for (const [at, text] of edits) {
+      const key = `k${at}`;
+      if (inPlace) index.setSummary(key, text);
+      else index.set(key, text);
+      if (text === undefined) current.delete(key);
+      else current.set(key, text);
+    }
+    for (const key of current.keys()) {
+      const got = index.neighbours(key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
+      const want = bruteForce(current, key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
+      assert.deepEqual(got, want, key);
+    }
+  }
+
   test("property: a summary read in place (setSummary) has the terms and neighbours of one set as text", () => {
     // Words in any case, with digits, punctuation, stop words, stems, and now and then a character past ASCII.
     const word = fc.constantFrom("Find", "FILES", "file", "calendar", "Day's", "days", "the", "a", "user", "Plan", "planned", "x", "42", "r2d2", "éclair", "naïve", "—", "meeting-notes", "İstanbul", "ß");
@@ -146,17 +162,7 @@ describe("the index", () => {
           const current = new Map(initial.map((text, i) => [`k${i}`, text]));
           if (bulk) index.build(current);
           else for (const [key, text] of current) index.set(key, text);
-          for (const [at, text] of edits) {
-            const key = `k${at}`;
-            index.set(key, text);
-            if (text === undefined) current.delete(key);
-            else current.set(key, text);
-          }
-          for (const key of current.keys()) {
-            const got = index.neighbours(key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
-            const want = bruteForce(current, key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
-            assert.deepEqual(got, want, key);
-          }
+          assertEditsMatchBruteForce(index, current, edits, false);
         },
       ),
       { numRuns: 300 },
@@ -179,17 +185,7 @@ describe("the index", () => {
         const index = new SimilarityIndex();
         const current = new Map(initial.map((text, i) => [`k${i}`, text]));
         index.build(current);
-        for (const [at, text] of edits) {
-          const key = `k${at}`;
-          index.setSummary(key, text);
-          if (text === undefined) current.delete(key);
-          else current.set(key, text);
-        }
-        for (const key of current.keys()) {
-          const got = index.neighbours(key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
-          const want = bruteForce(current, key).map((n) => ({ key: n.key, score: Math.round(n.score * 1e9) }));
-          assert.deepEqual(got, want, key);
-        }
+        assertEditsMatchBruteForce(index, current, edits, true);
       }),
       { numRuns: 300 },
     );
