@@ -382,8 +382,11 @@ export class SimilarityIndex {
     let total = stringCount(group.members) - 1;
     for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
     for (const [other, score] of others) {
-      total += stringCount(other.members);
-      for (const member of this.#sorted(other, limit)) nearest.offer(member, score);
+      const members = other.members;
+      total += stringCount(members);
+      // Nearly every group has one member: offered as it is.
+      if (typeof members === "string") nearest.offer(members, score);
+      else for (const member of this.#sorted(other, limit)) nearest.offer(member, score);
     }
     // Most summaries have no neighbour: they share one answer.
     return total === 0 ? NO_NEIGHBOURS : { closest: nearest.closest, total };
@@ -1091,10 +1094,11 @@ class Nearest {
   }
 
   offer(key: string, score: number): void {
-    const candidate = { key, score };
     const closest = this.closest;
     const last = closest[this.#limit - 1];
-    if (last && byScoreThenKey(candidate, last) >= 0) return;
+    // Once full, most offers come after the last kept: passed over without an object made for them.
+    if (last && compareScoreThenKey(score, key, last) >= 0) return;
+    const candidate = { key, score };
     let at = closest.length;
     while (at > 0 && byScoreThenKey(candidate, closest[at - 1] ?? candidate) < 0) at--;
     closest.splice(at, 0, candidate);
@@ -1103,5 +1107,10 @@ class Nearest {
 }
 
 function byScoreThenKey(a: SimilarNeighbour, b: SimilarNeighbour): number {
-  return b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return compareScoreThenKey(a.score, a.key, b);
+}
+
+/** {@link byScoreThenKey} of a neighbour given by its score and key. */
+function compareScoreThenKey(score: number, key: string, b: SimilarNeighbour): number {
+  return b.score - score || (key < b.key ? -1 : key > b.key ? 1 : 0);
 }
