@@ -303,10 +303,8 @@ export class SimilarityIndex {
       this.#marks = grown(this.#marks, length);
       this.#shapes = grown(this.#shapes, 3 * length);
     }
-    const [low, high] = termBits(terms);
     this.#shapes[3 * id] = terms.length;
-    this.#shapes[3 * id + 1] = low;
-    this.#shapes[3 * id + 2] = high;
+    writeTermBits(terms, 0, terms.length, this.#shapes, 3 * id + 1);
     const neighbours = this.#neighbours;
     if (neighbours) {
       const found: number[] = [];
@@ -422,7 +420,8 @@ export class SimilarityIndex {
     const shapes = this.#shapes;
     const held = this.#held;
     const stamp = ++this.#stamp;
-    const [low, high] = termBits(group.terms);
+    const low = shapes[3 * group.id + 1] as number;
+    const high = shapes[3 * group.id + 2] as number;
     marks[group.id] = stamp;
     for (const term of group.terms) held[term] = 1;
     for (let l = 0; l < read; l++) {
@@ -670,9 +669,7 @@ export class JoinProber {
     this.#marks = new Int32Array(count);
     this.#bits = new Int32Array(2 * count);
     for (let position = 0; position < count; position++) {
-      const [low, high] = termBits(input.ranks, input.offsets[position] as number, input.offsets[position + 1] as number);
-      this.#bits[2 * position] = low;
-      this.#bits[2 * position + 1] = high;
+      writeTermBits(input.ranks, input.offsets[position] as number, input.offsets[position + 1] as number, this.#bits, 2 * position);
     }
     this.#held = new Uint8Array(input.termCount);
     const largest = count === 0 ? 0 : (input.offsets[count] as number) - (input.offsets[count - 1] as number);
@@ -774,8 +771,8 @@ export class JoinProber {
   }
 }
 
-/** Two words with bit (term mod 64) set for each of the terms from `from` to `to`. */
-function termBits(terms: ArrayLike<number>, from = 0, to = terms.length): [low: number, high: number] {
+/** Writes at `into[at]` and `into[at + 1]` two words with bit (term mod 64) set for each of the terms from `from` to `to`. */
+function writeTermBits(terms: ArrayLike<number>, from: number, to: number, into: Int32Array, at: number): void {
   let low = 0;
   let high = 0;
   for (let k = from; k < to; k++) {
@@ -783,7 +780,8 @@ function termBits(terms: ArrayLike<number>, from = 0, to = terms.length): [low: 
     if (term & 32) high |= 1 << (term & 31);
     else low |= 1 << (term & 31);
   }
-  return [low, high];
+  into[at] = low;
+  into[at + 1] = high;
 }
 
 /** The number of bits set in a 32-bit word. */
