@@ -25,8 +25,8 @@ export const LANGUAGE_ID = "agent-skill";
  * a keystroke, and smaller semi-spaces keep less resident (2 MB against 16 kept about 30 MB less at 10,000
  * skills). Not smaller: the first index copies what survives each scavenge, and with 4 MB it took 13% longer at
  * 10,000 skills and 8% at 100,000 (6 alternating cold starts each) for 7 MB less resident; 6 and 12 MB were
- * slower than 8 at 10,000 and 50,000. (The language server also caps the old
- * generation's growth when it starts: see server/src/main.ts.)
+ * slower than 8 at 10,000 and 50,000. (The language server also caps the old generation's growth when it
+ * starts: see server/src/main.ts.)
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=8"];
 
