@@ -12,6 +12,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import { LAUNCHER_IMPORT } from "./node/importModule.js";
+import { capOldGenerationGrowth, runsAsServer } from "./node/serverRuntime.js";
 
 const BUNDLE = path.join(__dirname, "server-bundle.js");
 /** The cache is written this long after start, or at exit if sooner: by then the first answers' functions are compiled too. */
@@ -52,6 +53,9 @@ function runCompiled(script: vm.Script): void {
 }
 
 function start(): void {
+  // V8 stamps a code cache with its flags and rejects one made under others: the server's flag is set before the
+  // compile, so that the cache it writes later carries the flags a fresh server compiles under.
+  if (runsAsServer(process.argv.slice(2))) capOldGenerationGrowth();
   const folder = cacheFolder();
   if (folder === undefined) {
     require(BUNDLE);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
@@ -58,11 +58,12 @@ test("a cache of an older bundle at the same path is removed when the new one is
   assert.deepEqual(caches(), [current]);
 });
 
-test("a fresh language server answers initialize and an open editor's diagnostics without loading node:crypto or node:child_process", async () => {
-  // Loaded into the server before anything else: at exit it says whether Node's crypto and child_process modules were ever loaded.
-  const probe = path.join(cache, "crypto-probe.cjs");
-  writeFileSync(probe, 'process.on("exit", () => process.stderr.write(`crypto loaded: ${process.moduleLoadList.includes("NativeModule crypto")}, child_process loaded: ${process.moduleLoadList.includes("NativeModule child_process")}\\n`));\n');
-  const child = spawn(process.execPath, ["--require", probe, SERVER, "--stdio"], { env: { ...process.env, SKILL_LSP_CODE_CACHE: cache }, stdio: "pipe" });
+/**
+ * A real language server on the examples through dist/server.js with this cache folder: initialize, one open
+ * editor's diagnostics, shutdown. Returns what it wrote to stderr.
+ */
+async function serveOnce(nodeArgs: readonly string[] = []): Promise<string> {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER, "--stdio"], { env: { ...process.env, SKILL_LSP_CODE_CACHE: cache }, stdio: "pipe" });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
@@ -81,5 +82,26 @@ test("a fresh language server answers initialize and an open editor's diagnostic
   await connection.sendNotification("exit");
   await new Promise((resolve) => child.once("exit", resolve));
   connection.dispose();
-  assert.match(stderr, /crypto loaded: false, child_process loaded: false/);
+  return stderr;
+}
+
+test("a language server's next start accepts the cache its first one wrote, so it does not write it again", async () => {
+  for (const name of caches()) rmSync(path.join(cache, name));
+  await serveOnce();
+  assert.equal(caches().length, 1, "the first start wrote one cache");
+  const file = path.join(cache, caches()[0] ?? "");
+  const written = statSync(file);
+  // The server sets a V8 flag of its own: a cache stamped with other flags than a fresh start's would be
+  // rejected, and replaced (a new file renamed over it) at every start.
+  await serveOnce();
+  await serveOnce();
+  const after = statSync(file);
+  assert.deepEqual([after.ino, after.mtimeMs], [written.ino, written.mtimeMs], "the cache was read back, not written anew");
+});
+
+test("a fresh language server answers initialize and an open editor's diagnostics without loading node:crypto or node:child_process", async () => {
+  // Loaded into the server before anything else: at exit it says whether Node's crypto and child_process modules were ever loaded.
+  const probe = path.join(cache, "crypto-probe.cjs");
+  writeFileSync(probe, 'process.on("exit", () => process.stderr.write(`crypto loaded: ${process.moduleLoadList.includes("NativeModule crypto")}, child_process loaded: ${process.moduleLoadList.includes("NativeModule child_process")}\\n`));\n');
+  assert.match(await serveOnce(["--require", probe]), /crypto loaded: false, child_process loaded: false/);
 });
