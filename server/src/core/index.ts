@@ -9,6 +9,7 @@ export * from "./prose.js";
 export * from "./similarity.js";
 export * from "./similarityIndex.js";
 export * from "./menuCompetition.js";
+export * from "./mentionCandidates.js";
 export * from "./skillFile.js";
 export * from "./skillFormats.js";
 export * from "./partsBatch.js";

@@ -1,6 +1,7 @@
 import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type ConfigMention, type DeclaredTool } from "./config.js";
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
+import { MentionCandidates, type CandidateSlots } from "./mentionCandidates.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { everyMentionAsSlug, holdsText, mentionSlugs, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
@@ -118,6 +119,8 @@ export class Namespace {
     () => this.#skills.values(),
     (uri) => this.#skills.get(uri),
   );
+  /** The skills as completion scans them: laid out at the first completion, then kept up to date. */
+  readonly #candidates = new MentionCandidates();
   #generation = 0;
   #menuGeneration = 0;
   #nearCandidates: { readonly generation: number; readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]> } | undefined;
@@ -187,6 +190,7 @@ export class Namespace {
     this.#indexSkill(next, false);
     this.#mentionsToIndex.add(uri);
     this.#competition.change(uri, previous, next);
+    this.#candidates.change(uri, next);
     this.#menuGeneration++;
     this.#generation++;
     if (this.#diagnostics.size > 0) this.#diagnostics.clear();
@@ -224,6 +228,7 @@ export class Namespace {
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
     this.#indexSkill(next);
+    this.#candidates.change(uri, next);
     for (const other of this.#competition.change(uri, previous, next)) affected.add(other);
     const before = claimOf(previous);
     const after = claimOf(next);
@@ -276,6 +281,7 @@ export class Namespace {
     if (skill) {
       this.#unindexSkill(skill);
       this.#skills.delete(uri);
+      this.#candidates.change(uri, undefined);
       this.#addDependents(skill.slug, affected);
       for (const other of this.#competition.change(uri, skill, undefined)) affected.add(other);
     }
@@ -317,6 +323,11 @@ export class Namespace {
 
   skills(): IterableIterator<SkillFile> {
     return this.#skills.values();
+  }
+
+  /** Every skill file as completion scans it, in {@link skills}' order: see {@link MentionCandidates}. */
+  mentionCandidates(): CandidateSlots {
+    return this.#candidates.slots(() => this.#skills.entries());
   }
 
   configs(): ConfigFile[] {

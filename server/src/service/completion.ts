@@ -5,7 +5,7 @@ import {
   type CompletionItem,
   type CompletionList,
 } from "vscode-languageserver-types";
-import { AGENT_SIGILS, agentsReadingSkill, completeAgentSkillKey, completeAgentSkillValue, FRONTMATTER_KEYS, type AgentSkillCompletionItem, SKILL_FILE_FORMAT, isProseAt, toolSignature, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
+import { AGENT_SIGILS, agentsReadingSkill, completeAgentSkillKey, completeAgentSkillValue, FRONTMATTER_KEYS, type AgentSkillCompletionItem, SKILL_FILE_FORMAT, isProseAt, slugKey, toolSignature, wantedLetters, type Namespace, type Position, type SkillFile, type ToolSpec } from "../core/index.js";
 import type { WorkspaceFile } from "./lookup.js";
 
 /** More matches than this come back as an incomplete list: the client asks again as the user types. */
@@ -92,19 +92,38 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
   const others: CompletionItem[] = [];
   let incomplete = false;
   const seen = new Set<string>();
-  for (const skill of namespace.skills()) {
-    if (!skill.validHandle || !skill.enabled || skill.slug === self) continue;
-    // The text match first: it is the cheapest test, and most skills fail it once a letter is typed.
-    if (!matches(skill.slug, skill.title) || seen.has(skill.slug) || namespace.resolve(skill.slug)?.kind !== "skill") continue;
-    seen.add(skill.slug);
-    const list = skill.slug.startsWith(partial.typed) ? starting : others;
+  // A skill whose handle a tool declares resolves to the tool: it is not offered (tools are few).
+  const toolSlugs = new Set(namespace.tools().map((tool) => slugKey(tool.slug)));
+  const offeredSkill = (slug: string) => slug !== self && !toolSlugs.has(slug);
+  const { length, slugs, titles, letters, firstChars } = namespace.mentionCandidates();
+  const wanted = wantedLetters(partial.typed);
+  const firstChar = partial.typed.charCodeAt(0);
+  for (let i = 0; i < length; i++) {
+    // The letters first: one test in a typed array, and most skills fail it once a letter is typed.
+    if (((letters[i] as number) & wanted) !== wanted) continue;
+    const slug = slugs[i] as string;
+    // The first character from a typed array too: once the other matches are full, the scan reads no string
+    // but those of the handles that start like the text.
+    const startsWithTyped = partial.typed === "" || (firstChars[i] === firstChar && slug.startsWith(partial.typed));
+    if (!startsWithTyped && others.length >= room) {
+      // Only a handle that starts with the text can still take a place. Another match makes the list
+      // incomplete, which the first such match settles.
+      if (!incomplete && offeredSkill(slug) && !seen.has(slug) && matches(slug, titles[i] as string)) incomplete = true;
+      continue;
+    }
+    if (!offeredSkill(slug)) continue;
+    const title = titles[i] as string;
+    if (!startsWithTyped && !matches(slug, title)) continue;
+    if (seen.has(slug)) continue;
+    seen.add(slug);
+    const list = startsWithTyped ? starting : others;
     if (list.length >= room) {
       incomplete = true;
       // Full of handles that start with the text: no other match can take a place, so the rest is not walked.
       if (list === starting) break;
       continue;
     }
-    list.push(skillItem(skill, edit, partial.sigil));
+    list.push(skillItem(slug, title, edit, partial.sigil));
   }
   // Skills, then tools, as their sort texts order them.
   const items = starting;
@@ -120,8 +139,8 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
 type Range = ReturnType<SkillFile["lines"]["rangeOf"]>;
 
 // `detail` and `documentation` come with completionItem/resolve, for the one item the user looks at.
-function skillItem(skill: SkillFile, range: Range | undefined, sigil: string): CompletionItem {
-  const item: CompletionItem = { label: `${sigil}${skill.slug}`, kind: CompletionItemKind.Module, labelDetails: { detail: " skill", description: skill.title }, sortText: `0${skill.slug}` };
+function skillItem(slug: string, title: string, range: Range | undefined, sigil: string): CompletionItem {
+  const item: CompletionItem = { label: `${sigil}${slug}`, kind: CompletionItemKind.Module, labelDetails: { detail: " skill", description: title }, sortText: `0${slug}` };
   if (range) item.textEdit = { range, newText: item.label };
   return item;
 }
