@@ -119,6 +119,15 @@ test("the completion follows a title, an enabled flag, a removed file and a tool
   // A body edit keeps the table; a new file is in it.
   namespace.set(skillUri("glow"), skillText("Body.\n", { summary: "G." }));
   assert.deepEqual(labels("gw"), ["@glow"]);
+  // Most files removed, some added back (at the end of the namespace's order), one changed in place: the slots
+  // are laid out again and keep that order.
+  for (let i = 0; i < 120; i++) namespace.remove(skillUri(`bulk-${i}`));
+  for (let i = 0; i < 10; i++) namespace.set(skillUri(`bulk-${i}`), skillText("Body.\n", { summary: "Back." }));
+  namespace.set(skillUri("bulk-130"), skillText("Body.\n", { summary: "Bulk.", title: "Renamed Title" }));
+  for (const typed of ["b", "rt"]) {
+    namespace.set(selfUri, skillText(`Ask @${typed}`));
+    assert.deepEqual(offered(completeAfter(namespace, selfUri, typed)), plainScan(namespace, "writer", typed));
+  }
 });
 
 test("a text's letters cover every character a subsequence match can use in it", () => {
