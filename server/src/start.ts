@@ -6,7 +6,7 @@
  * runtime (V8 version, architecture), so the system's Node and VS Code's own each keep theirs, and a rebuilt bundle
  * gets a new one. Whatever goes wrong with the cache, the bundle runs as a plain module.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { homedir } from "node:os";
 import * as path from "node:path";
@@ -91,21 +91,57 @@ function start(): void {
     };
     setTimeout(write, WRITE_AFTER_MS).unref();
     process.once("exit", write);
+  } else {
+    // Marked as used, so that the bound on the folder keeps the caches in use rather than the latest written.
+    setTimeout(() => touch(cacheFile), WRITE_AFTER_MS).unref();
   }
   runCompiled(script);
 }
 
-/** Writes the cache whole (a temporary file renamed), and removes the caches of this path's older bundles. */
+function touch(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // Removed meanwhile: the next start writes it again.
+  }
+}
+
+/**
+ * The caches kept in the folder, the most recently used (written, or read and then touched) first: each bundle path and runtime has its own, and
+ * an extension's update installs its bundle at a new path, so without a bound the folder would grow a cache a
+ * release.
+ */
+const CACHES_KEPT = 8;
+
+/**
+ * Writes the cache whole (a temporary file renamed), and removes the caches of this path's older bundles, all
+ * but the {@link CACHES_KEPT} most recently used caches, and temporary files a stopped write left over an hour
+ * ago.
+ */
 function saveCache(folder: string, prefix: string, cacheFile: string, script: vm.Script): void {
   try {
     mkdirSync(folder, { recursive: true });
     const temporary = `${cacheFile}.${process.pid}.tmp`;
     writeFileSync(temporary, script.createCachedData());
     renameSync(temporary, cacheFile);
+    const samePath = prefix.slice(0, prefix.indexOf("-") + 1);
+    const caches: { file: string; modified: number }[] = [];
     for (const name of readdirSync(folder)) {
-      const samePath = name.startsWith(prefix.slice(0, prefix.indexOf("-") + 1));
-      if (samePath && !name.startsWith(`${prefix}-`) && name.endsWith(".bin")) unlinkSync(path.join(folder, name));
+      const file = path.join(folder, name);
+      if (name.endsWith(".tmp")) {
+        if (statSync(file).mtimeMs < Date.now() - 3_600_000) unlinkSync(file);
+      } else if (!name.endsWith(".bin") || file === cacheFile) {
+        continue;
+      } else if (name.startsWith(samePath) && !name.startsWith(`${prefix}-`)) {
+        unlinkSync(file);
+      } else {
+        caches.push({ file, modified: statSync(file).mtimeMs });
+      }
     }
+    // The one just written is the newest: the others share the places left.
+    caches.sort((a, b) => b.modified - a.modified);
+    for (const { file } of caches.slice(CACHES_KEPT - 1)) unlinkSync(file);
   } catch {
     // A cache that cannot be written costs the next start its compile, nothing else.
   }

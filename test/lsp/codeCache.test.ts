@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
@@ -62,7 +62,7 @@ test("a cache of an older bundle at the same path is removed when the new one is
  * A real language server on the examples through dist/server.js with this cache folder: initialize, one open
  * editor's diagnostics, shutdown. Returns what it wrote to stderr.
  */
-async function serveOnce(nodeArgs: readonly string[] = []): Promise<string> {
+async function serveOnce(nodeArgs: readonly string[] = [], holdMs = 0): Promise<string> {
   const child = spawn(process.execPath, [...nodeArgs, SERVER, "--stdio"], { env: { ...process.env, SKILL_LSP_CODE_CACHE: cache }, stdio: "pipe" });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -78,6 +78,7 @@ async function serveOnce(nodeArgs: readonly string[] = []): Promise<string> {
   await connection.sendNotification("textDocument/didOpen", { textDocument: { uri: uriOf(file), languageId: "agent-skill", version: 1, text: readFileSync(file, "utf8") } });
   const report = await connection.sendRequest<{ kind: string }>("textDocument/diagnostic", { textDocument: { uri: uriOf(file) } });
   assert.equal(report.kind, "full");
+  await new Promise((resolve) => setTimeout(resolve, holdMs));
   await connection.sendRequest("shutdown");
   await connection.sendNotification("exit");
   await new Promise((resolve) => child.once("exit", resolve));
@@ -95,8 +96,38 @@ test("a language server's next start accepts the cache its first one wrote, so i
   // rejected, and replaced (a new file renamed over it) at every start.
   await serveOnce();
   await serveOnce();
-  const after = statSync(file);
-  assert.deepEqual([after.ino, after.mtimeMs], [written.ino, written.mtimeMs], "the cache was read back, not written anew");
+  // A cache written anew is a new file renamed over the old one (a server that lives 2 s touches the one it read).
+  assert.equal(statSync(file).ino, written.ino, "the cache was read back, not written anew");
+});
+
+test("a server that reads the cache and runs on marks it as used", async () => {
+  await serveOnce();
+  const file = path.join(cache, caches().find((name) => !name.startsWith("other")) ?? "");
+  const hourAgo = Date.now() / 1000 - 3600;
+  utimesSync(file, hourAgo, hourAgo);
+  const ino = statSync(file).ino;
+  await serveOnce([], 2500);
+  assert.equal(statSync(file).ino, ino, "read, not written anew");
+  assert.ok(statSync(file).mtimeMs > Date.now() - 60_000, "touched");
+});
+
+test("the folder keeps the eight most recently used caches, and temporary files a stopped write left long ago go", () => {
+  for (const name of readdirSync(cache)) rmSync(path.join(cache, name));
+  const hourAgo = Date.now() / 1000 - 3600;
+  // Caches of other bundles and runtimes, each used a minute before the next.
+  for (let i = 0; i < 10; i++) {
+    const file = path.join(cache, `other${i}-0000000000000000-0000000000000000.bin`);
+    writeFileSync(file, Buffer.from("other"));
+    utimesSync(file, hourAgo + i * 60, hourAgo + i * 60);
+  }
+  writeFileSync(path.join(cache, "stopped.bin.1.tmp"), "partial");
+  utimesSync(path.join(cache, "stopped.bin.1.tmp"), hourAgo - 60, hourAgo - 60);
+  writeFileSync(path.join(cache, "writing.bin.2.tmp"), "partial");
+  check();
+  const left = readdirSync(cache).sort();
+  const written = caches().filter((name) => !name.startsWith("other"));
+  assert.equal(written.length, 1, "this bundle's cache was written");
+  assert.deepEqual(left, [...written, ...["other3", "other4", "other5", "other6", "other7", "other8", "other9"].map((name) => `${name}-0000000000000000-0000000000000000.bin`), "writing.bin.2.tmp"].sort());
 });
 
 test("a fresh language server answers initialize and an open editor's diagnostics without loading node:crypto or node:child_process", async () => {
