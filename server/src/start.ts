@@ -108,9 +108,9 @@ function touch(file: string): void {
 }
 
 /**
- * The caches kept in the folder, the most recently used (written, or read and then touched) first: each bundle path and runtime has its own, and
- * an extension's update installs its bundle at a new path, so without a bound the folder would grow a cache a
- * release.
+ * The caches kept in the folder, the most recently used (written, or read and then touched): each bundle path
+ * and runtime has its own, and an extension's update installs its bundle at a new path, so without a bound the
+ * folder would grow by a cache a release.
  */
 const CACHES_KEPT = 8;
 
