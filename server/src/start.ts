@@ -54,8 +54,10 @@ function runCompiled(script: vm.Script): void {
 
 function start(): void {
   // V8 stamps a code cache with its flags and rejects one made under others: the server's flag is set before the
-  // compile, so that the cache it writes later carries the flags a fresh server compiles under.
-  if (runsAsServer(process.argv.slice(2))) capOldGenerationGrowth();
+  // compile, so that the cache it writes later carries the flags a fresh server compiles under. The command line
+  // runs without it, so it keeps a cache of its own: sharing one, each would reject the other's and write its own.
+  const server = runsAsServer(process.argv.slice(2));
+  if (server) capOldGenerationGrowth();
   const folder = cacheFolder();
   if (folder === undefined) {
     require(BUNDLE);
@@ -68,7 +70,8 @@ function start(): void {
     source = readFileSync(BUNDLE, "utf8");
     const stat = statSync(BUNDLE);
     prefix = `${digest(BUNDLE)}-${digest(`${stat.size} ${stat.mtimeMs}`)}`;
-    cacheFile = path.join(folder, `${prefix}-${digest([process.versions.v8, process.arch, process.execArgv.join(" ")].join("\n"))}.bin`);
+    const runtime = [process.versions.v8, process.arch, process.execArgv.join(" "), server ? "server" : "command"];
+    cacheFile = path.join(folder, `${prefix}-${digest(runtime.join("\n"))}.bin`);
   } catch {
     require(BUNDLE);
     return;

@@ -86,21 +86,28 @@ async function serveOnce(nodeArgs: readonly string[] = [], holdMs = 0): Promise<
   return stderr;
 }
 
-test("a language server's next start accepts the cache its first one wrote, so it does not write it again", async () => {
+test("a language server and the command line each accept the cache they wrote, started in turn", async () => {
   for (const name of caches()) rmSync(path.join(cache, name));
   await serveOnce();
   assert.equal(caches().length, 1, "the first start wrote one cache");
-  const file = path.join(cache, caches()[0] ?? "");
-  const written = statSync(file);
+  const serverCache = path.join(cache, caches()[0] ?? "");
+  const written = statSync(serverCache);
+  check();
+  assert.equal(caches().length, 2, "the command line keeps its own");
+  const commandCache = path.join(cache, caches().find((name) => path.join(cache, name) !== serverCache) ?? "");
+  const commandWritten = statSync(commandCache);
   // The server sets a V8 flag of its own: a cache stamped with other flags than a fresh start's would be
   // rejected, and replaced (a new file renamed over it) at every start.
   await serveOnce();
+  check();
   await serveOnce();
   // A cache written anew is a new file renamed over the old one (a server that lives 2 s touches the one it read).
-  assert.equal(statSync(file).ino, written.ino, "the cache was read back, not written anew");
+  assert.equal(statSync(serverCache).ino, written.ino, "the server's cache was read back, not written anew");
+  assert.equal(statSync(commandCache).ino, commandWritten.ino, "the command line's too");
 });
 
 test("a server that reads the cache and runs on marks it as used", async () => {
+  for (const name of caches()) rmSync(path.join(cache, name));
   await serveOnce();
   const file = path.join(cache, caches().find((name) => !name.startsWith("other")) ?? "");
   const hourAgo = Date.now() / 1000 - 3600;
