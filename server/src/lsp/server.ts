@@ -118,9 +118,11 @@ interface DiagnosticsWatcher {
 /**
  * The status (counts and the menu's size) waits longer than diagnostics: at 10,000 skills it composes the
  * whole menu, 10 to 30 ms that must not land among the requests that follow an edit. It is sent at once when
- * the status's `indexing` differs from the last one sent (the first flush after indexing ends).
+ * an index starts, and {@link INDEXED_STATUS_DELAY_MS} after one ends.
  */
 const STATUS_DELAY_MS = 300;
+/** How long after the end of an index its status waits, for the requests that end prompts. */
+const INDEXED_STATUS_DELAY_MS = 50;
 
 /** The first index waits at most this many rounds of two turns for the restored editors' messages to stop. */
 const QUIET_START_ROUNDS = 200;
@@ -868,6 +870,13 @@ export class SkillServer {
   #scheduleStatus(): void {
     if (this.#statusSentIndexing === this.#indexing) {
       this.#pendingStatus ??= setTimeout(() => this.#sendStatus(), STATUS_DELAY_MS);
+      return;
+    }
+    if (!this.#indexing) {
+      // The end of an index: the menu's size is worked out anew, a pass over every skill (100,000 skills: 150 ms).
+      // The requests the end of the progress prompts (the workspace's diagnostics) are answered first.
+      clearTimeout(this.#pendingStatus);
+      this.#pendingStatus = setTimeout(() => this.#sendStatus(), INDEXED_STATUS_DELAY_MS);
       return;
     }
     this.#sendStatus();
