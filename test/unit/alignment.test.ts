@@ -182,6 +182,43 @@ describe("menuSize: the composed prompt's size, without composing it", () => {
   });
 });
 
+describe("menuSize, kept up to date edit by edit", () => {
+  const operation = fc.oneof(
+    fc.record({
+      kind: fc.constant("skill" as const),
+      handle: fc.constantFrom("a", "b", "ab", "Ab", "c"),
+      folder: fc.constantFrom("", "x", "y"),
+      summary: fc.constantFrom("A.", "Longer summary.", "Two\nlines.", ""),
+      enabled: fc.boolean(),
+      advertised: fc.boolean(),
+    }),
+    fc.record({ kind: fc.constant("remove" as const), handle: fc.constantFrom("a", "b", "ab", "Ab", "c"), folder: fc.constantFrom("", "x", "y") }),
+    fc.record({ kind: fc.constant("tools" as const), slug: fc.option(fc.constantFrom("a", "b", "c"), { nil: undefined }), menu: fc.boolean() }),
+  );
+  test("after every add, change and removal of a skill, and every change of the tools or the chosen menu, it is the composed prompt's", () => {
+    fc.assert(
+      fc.property(fc.array(operation, { minLength: 1, maxLength: 40 }), (operations) => {
+        const ns = workspace({});
+        for (const op of operations) {
+          if (op.kind === "skill") {
+            ns.set(skillUri(op.handle, op.folder), `---\nsummary: ${JSON.stringify(op.summary)}\nenabled: ${op.enabled}\nadvertised: ${op.advertised}\n---\nBody.\n`);
+          } else if (op.kind === "remove") {
+            ns.remove(skillUri(op.handle, op.folder));
+          } else if (op.slug === undefined && !op.menu) {
+            ns.remove(CONFIG);
+          } else {
+            const tools = op.slug === undefined ? [] : [{ slug: op.slug, name: `tool_${op.slug}`, blurb: "A tool.", advertiseInMenu: true }];
+            ns.set(CONFIG, JSON.stringify({ tools, ...(op.menu ? { alignment: { menu: ["@b", "@a"] } } : {}) }));
+          }
+          const prompt = composeSystemPrompt(ns);
+          assert.deepEqual(menuSize(ns), { skills: prompt.menuSkills.length, characters: prompt.text.length });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("tokenSize", () => {
   const cases: [string, string][] = [
     ["", "~0 tokens"],

@@ -138,20 +138,102 @@ function entryLength(handle: string, text: string): number {
 
 /**
  * How many skills the menu holds and the length of the prompt `composeSystemPrompt` would write, without writing
- * it: the status bar asks after every change to the menu, and at 50,000 skills composing costs 50 ms or more.
+ * it: the status bar asks after every change to the menu. Without a chosen menu the skills' lines come from the
+ * namespace's {@link MenuTally}, kept up to date skill by skill: a pass over every skill took 80 ms at 100,000
+ * skills, after every edit of a summary.
  */
 export function menuSize(namespace: Namespace): { readonly skills: number; readonly characters: number } {
   const alignment = effectiveAlignment(namespace);
   let characters = (alignment.instructions ?? DEFAULT_INSTRUCTIONS).trim().length;
   for (const blurb of PROMPT_BLURBS) if (alignment.blurbs.includes(blurb.id)) characters += 2 + blurb.text.length;
-  const skills = alignment.menu ? menuSkills(namespace, alignment) : advertisedSkills(namespace);
-  if (skills.length > 0) {
-    characters += SKILLS_HEADING.length;
-    for (const skill of skills) characters += 1 + entryLength(skill.slug, menuText(skill));
+  let lines: { readonly skills: number; readonly characters: number };
+  if (alignment.menu) {
+    const skills = menuSkills(namespace, alignment);
+    lines = { skills: skills.length, characters: skills.reduce((sum, skill) => sum + menuLineLength(skill), 0) };
+  } else {
+    lines = namespace.menuLines();
+  }
+  if (lines.skills > 0) {
+    characters += SKILLS_HEADING.length + lines.characters;
     const tools = namespace.tools().filter((tool) => tool.advertiseInMenu);
     if (tools.length > 0) characters += TOOLS_HEADING.length + tools.reduce((sum, tool) => sum + 1 + entryLength(tool.slug, tool.blurb), 0);
   }
-  return { skills: skills.length, characters: characters + 1 };
+  return { skills: lines.skills, characters: characters + 1 };
+}
+
+/** The characters a skill's line adds to the menu, its line break included. */
+function menuLineLength(skill: SkillFile): number {
+  return 1 + entryLength(skill.slug, menuText(skill));
+}
+
+/**
+ * The characters a handle's line adds to the menu when no menu is chosen: that of the skill it resolves to, if
+ * that skill is on the menu (a valid handle, enabled, advertised), as {@link advertisedSkills} picks them.
+ */
+export function advertisedLineLength(namespace: Namespace, slug: string): number | undefined {
+  const resolution = namespace.resolve(slug);
+  if (resolution?.kind !== "skill") return undefined;
+  const skill = resolution.skill;
+  return skill.validHandle && skill.enabled && skill.advertised ? menuLineLength(skill) : undefined;
+}
+
+/**
+ * The advertised skills' menu lines, counted and summed: by one pass over every skill at the first count, then
+ * kept up to date around each change. A change touches the lines of the handles it names (a skill's, each
+ * resolved to its first claimant): their lines are taken out before the change and put back after it. A
+ * change of tools starts the count over.
+ */
+export class MenuTally {
+  readonly #lineOf: (slug: string) => number | undefined;
+  #counted = false;
+  #skills = 0;
+  #characters = 0;
+
+  constructor(lineOf: (slug: string) => number | undefined) {
+    this.#lineOf = lineOf;
+  }
+
+  /** Before a change: the lines of the handles it touches come out (nothing until the first count). */
+  before(first: string | undefined, second?: string): void {
+    this.#add(first, second, -1);
+  }
+
+  /** After it: their lines as they are now go back in. */
+  after(first: string | undefined, second?: string): void {
+    this.#add(first, second, 1);
+  }
+
+  /** Counts over again at the next {@link totals}. */
+  reset(): void {
+    this.#counted = false;
+  }
+
+  /** The lines on the menu and their characters; `count` is the pass that starts the tally. */
+  totals(count: () => { readonly skills: number; readonly characters: number }): { readonly skills: number; readonly characters: number } {
+    if (!this.#counted) {
+      ({ skills: this.#skills, characters: this.#characters } = count());
+      this.#counted = true;
+    }
+    return { skills: this.#skills, characters: this.#characters };
+  }
+
+  #add(first: string | undefined, second: string | undefined, sign: 1 | -1): void {
+    if (!this.#counted) return;
+    for (const slug of second === first ? [first] : [first, second]) {
+      const line = slug === undefined ? undefined : this.#lineOf(slug);
+      if (line === undefined) continue;
+      this.#skills += sign;
+      this.#characters += sign * line;
+    }
+  }
+}
+
+/** Every advertised skill's menu line, counted and summed: the pass that starts a {@link MenuTally}. */
+export function countAdvertisedLines(namespace: Namespace): { readonly skills: number; readonly characters: number } {
+  let characters = 0;
+  const skills = advertisedSkills(namespace);
+  for (const skill of skills) characters += menuLineLength(skill);
+  return { skills: skills.length, characters };
 }
 
 /** A size in tokens: exact when a tokenizer is given, otherwise `~` and characters / 4. */

@@ -2,6 +2,7 @@ import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type C
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { MentionCandidates, type CandidateSlots } from "./mentionCandidates.js";
+import { advertisedLineLength, countAdvertisedLines, MenuTally } from "./alignment.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { everyMentionAsSlug, holdsText, mentionSlugs, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
@@ -121,6 +122,8 @@ export class Namespace {
   );
   /** The skills as completion scans them: laid out at the first completion, then kept up to date. */
   readonly #candidates = new MentionCandidates();
+  /** The menu's lines without a chosen menu, for its size: counted at the first ask, then kept up to date. */
+  readonly #menuTally = new MenuTally((slug) => advertisedLineLength(this, slug));
   #generation = 0;
   #menuGeneration = 0;
   #nearCandidates: { readonly generation: number; readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]> } | undefined;
@@ -185,12 +188,14 @@ export class Namespace {
   }
 
   #loadSkill(uri: string, previous: SkillFile | undefined, next: SkillFile): void {
+    this.#menuTally.before(previous?.slug, next.slug);
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
     this.#indexSkill(next, false);
     this.#mentionsToIndex.add(uri);
     this.#competition.change(uri, previous, next);
     this.#candidates.change(uri, next);
+    this.#menuTally.after(previous?.slug, next.slug);
     this.#menuGeneration++;
     this.#generation++;
     if (this.#diagnostics.size > 0) this.#diagnostics.clear();
@@ -225,10 +230,12 @@ export class Namespace {
     }
     const next = this.#parsed(uri, text);
     const affected = new Set<string>([uri]);
+    this.#menuTally.before(previous?.slug, next.slug);
     if (previous) this.#unindexSkill(previous);
     this.#skills.set(uri, next);
     this.#indexSkill(next);
     this.#candidates.change(uri, next);
+    this.#menuTally.after(previous?.slug, next.slug);
     for (const other of this.#competition.change(uri, previous, next)) affected.add(other);
     const before = claimOf(previous);
     const after = claimOf(next);
@@ -248,6 +255,7 @@ export class Namespace {
     if (previous) this.#unindexConfig(previous);
     this.#configs.set(uri, next);
     this.#indexConfig(next);
+    this.#menuTally.reset();
     const toolSlugs = new Set([...(previous?.tools ?? []), ...next.tools].map((tool) => slugKey(tool.slug)));
     for (const slug of toolSlugs) this.#addDependents(slug, affected);
     this.#menuGeneration++;
@@ -279,9 +287,11 @@ export class Namespace {
     this.#menuGeneration++;
     const skill = this.#skills.get(uri);
     if (skill) {
+      this.#menuTally.before(skill.slug);
       this.#unindexSkill(skill);
       this.#skills.delete(uri);
       this.#candidates.change(uri, undefined);
+      this.#menuTally.after(skill.slug);
       this.#addDependents(skill.slug, affected);
       for (const other of this.#competition.change(uri, skill, undefined)) affected.add(other);
     }
@@ -289,6 +299,7 @@ export class Namespace {
     if (config) {
       this.#unindexConfig(config);
       this.#configs.delete(uri);
+      this.#menuTally.reset();
       for (const tool of config.tools) this.#addDependents(slugKey(tool.slug), affected);
     }
     this.#diagnostics.delete(uri);
@@ -323,6 +334,11 @@ export class Namespace {
 
   skills(): IterableIterator<SkillFile> {
     return this.#skills.values();
+  }
+
+  /** The menu's lines when no menu is chosen (every advertised skill's): see {@link MenuTally}. */
+  menuLines(): { readonly skills: number; readonly characters: number } {
+    return this.#menuTally.totals(() => countAdvertisedLines(this));
   }
 
   /** Every skill file as completion scans it, in {@link skills}' order: see {@link MentionCandidates}. */
