@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { Namespace } from "../../server/src/core/index.js";
-import { ListedWorkspace } from "../../server/src/node/listedWorkspace.js";
+import { ListedWorkspace, skillFileHandle } from "../../server/src/node/listedWorkspace.js";
 import { uriFromPath } from "../../server/src/node/workspaceFiles.js";
 
 test("the files an open editor mentions are read by their own URIs, for their claim alone", () => {
@@ -52,4 +52,20 @@ test("the files an open editor mentions are read by their own URIs, for their cl
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+});
+
+test("a listed path's handle: a skill file's name in any case, an Agent Skill's folder, nothing for other names", () => {
+  const root = path.join(path.sep, "work", "space");
+  const cases: [string, string | undefined][] = [
+    [path.join(root, "plan-trip.skill.md"), "plan-trip"],
+    [path.join(root, "Plan-Trip.Skill.MD"), "Plan-Trip"],
+    [path.join(root, "deep", "x.SKILL.md"), "x"],
+    [path.join(root, ".skill.md"), ""],
+    [path.join(root, "skills", "pdf", "SKILL.md"), "pdf"],
+    [path.join(root, "pdf", "SKILL.md"), undefined],
+    [path.join(root, "notes.md"), undefined],
+    [path.join(root, "a.skill.md", "b.md"), undefined],
+    [path.join(root, "skill.md"), undefined],
+  ];
+  for (const [file, handle] of cases) assert.equal(skillFileHandle(file), handle, file);
 });

@@ -91,7 +91,10 @@ export class ListedWorkspace {
 
 /** The handle a skill's path claims: a `<handle>.skill.md` file's name without the suffix, an Agent Skill's folder name. */
 export function skillFileHandle(file: string): string | undefined {
-  const name = file.slice(file.lastIndexOf(path.sep) + 1);
+  const start = file.lastIndexOf(path.sep) + 1;
+  // Nearly every listed file: its handle cut from the path at once, without the name or a lower-cased copy.
+  if (file.endsWith(SKILL_SUFFIX) && file.length - SKILL_SUFFIX.length > start) return file.slice(start, -SKILL_SUFFIX.length);
+  const name = file.slice(start);
   if (hasSkillSuffix(name)) return name.slice(0, -SKILL_SUFFIX.length);
   // An Agent Skill (`skills/<name>/SKILL.md`) claims its folder's name. Read from the path: a listed path is
   // absolute and plain already, so its folders' names are the URI's segments, decoded.

@@ -57,7 +57,8 @@ const ALWAYS_READ = new Set([AGENT_SKILL_FILE, "skill.md", "CLAUDE.md", "AGENTS.
 
 /** True for a name that ends in `.skill.md`, in any case. */
 export function hasSkillSuffix(name: string): boolean {
-  return name.length >= SKILL_SUFFIX.length && name.slice(-SKILL_SUFFIX.length).toLowerCase() === SKILL_SUFFIX;
+  // The lower-case ending first: no copy is made for it, and it is nearly every name a skills folder holds.
+  return name.endsWith(SKILL_SUFFIX) || (name.length >= SKILL_SUFFIX.length && name.slice(-SKILL_SUFFIX.length).toLowerCase() === SKILL_SUFFIX);
 }
 
 /**
