@@ -34,10 +34,16 @@ export async function nestedConfigFolders(folder: string): Promise<string[]> {
     visited.add(real);
     const entries = await fs.readdir(directory, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
-      const full = path.join(directory, entry.name);
-      const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && (await fs.stat(full).catch(() => undefined))?.isDirectory() === true);
-      if (isDirectory && !rules.ignores(path.relative(top, full).split(path.sep).join("/"), true)) pending.push(full);
-      else if (entry.name === CONFIG_FILE_NAME && directory !== top) found.push(directory);
+      // A plain file is only looked at by name: a folder of 100,000 skill files makes no path for each.
+      if (entry.isDirectory() || entry.isSymbolicLink()) {
+        const full = path.join(directory, entry.name);
+        const isDirectory = entry.isDirectory() || (await fs.stat(full).catch(() => undefined))?.isDirectory() === true;
+        if (isDirectory) {
+          if (!rules.ignores(path.relative(top, full).split(path.sep).join("/"), true)) pending.push(full);
+          continue;
+        }
+      }
+      if (entry.name === CONFIG_FILE_NAME && directory !== top) found.push(directory);
     }
   }
   return found.sort();
