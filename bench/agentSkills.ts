@@ -47,11 +47,14 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
   let indexed: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (indexed = resolve));
   for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) connection.onRequest(method, () => null);
+  // Indexing is done at the end of its progress, or at the first status that says so, whichever comes first (as
+  // in bench/run.ts: the status after an index waits for the requests its end prompts).
   connection.onNotification("skill/status", (status: { indexing?: boolean }) => status.indexing === false && indexed());
   // The workspace report comes in parts, as VS Code asks for it (a partial-result token); other progress is dropped.
   const reportParts: unknown[] = [];
-  connection.onNotification("$/progress", (params: { token?: string; value?: { items?: unknown[] } }) => {
+  connection.onNotification("$/progress", (params: { token?: string; value?: { kind?: string; items?: unknown[] } }) => {
     if (params.token === REPORT_TOKEN) reportParts.push(...(params.value?.items ?? []));
+    else if (params.value?.kind === "end") indexed();
   });
   connection.onNotification("window/logMessage", () => undefined);
   connection.listen();
