@@ -116,9 +116,9 @@ interface DiagnosticsWatcher {
   wake: (() => void) | undefined;
 }
 /**
- * The status (counts and the menu's size) waits longer than diagnostics: at 10,000 skills it composes the
- * whole menu, 10 to 30 ms that must not land among the requests that follow an edit. It is sent at once when
- * an index starts, and {@link INDEXED_STATUS_DELAY_MS} after one ends.
+ * The status (counts and the menu's size) waits longer than diagnostics: with a model's tokenizer it composes
+ * the whole menu, 10 to 30 ms at 10,000 skills that must not land among the requests that follow an edit. It is
+ * sent at once when an index starts, and {@link INDEXED_STATUS_DELAY_MS} after one ends.
  */
 const STATUS_DELAY_MS = 300;
 /** How long after the end of an index its status waits, for the requests that end prompts. */
@@ -873,8 +873,8 @@ export class SkillServer {
       return;
     }
     if (!this.#indexing) {
-      // The end of an index: the menu's size is worked out anew, a pass over every skill (100,000 skills: 150 ms).
-      // The requests the end of the progress prompts (the workspace's diagnostics) are answered first.
+      // The end of an index: the menu's size may be counted anew, a pass over every skill (100,000 skills: 80 to
+      // 150 ms). The requests the end of the progress prompts (the workspace's diagnostics) are answered first.
       clearTimeout(this.#pendingStatus);
       this.#pendingStatus = setTimeout(() => this.#sendStatus(), INDEXED_STATUS_DELAY_MS);
       return;
