@@ -53,7 +53,7 @@ export function effectiveAlignment(namespace: Namespace): Alignment {
 /** The advertised, enabled skills the user selected (all of them by default), in menu order. */
 export function menuSkills(namespace: Namespace, alignment: Alignment = effectiveAlignment(namespace)): SkillFile[] {
   const onMenu = (skill: SkillFile | undefined): skill is SkillFile =>
-    skill !== undefined && skill.validHandle && skill.enabled && skill.advertised && namespace.resolve(skill.slug)?.kind === "skill";
+    skill !== undefined && offersItself(skill) && namespace.resolve(skill.slug)?.kind === "skill";
   if (alignment.menu) {
     const seen = new Set<string>();
     const chosen: SkillFile[] = [];
@@ -69,11 +69,16 @@ export function menuSkills(namespace: Namespace, alignment: Alignment = effectiv
   return all.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 }
 
+/** A skill that asks for a place on the menu: a valid handle, enabled, advertised (it must also hold its handle). */
+function offersItself(skill: SkillFile): boolean {
+  return skill.validHandle && skill.enabled && skill.advertised;
+}
+
 /** Every advertised, enabled skill that holds its handle, in no particular order. */
 function advertisedSkills(namespace: Namespace): SkillFile[] {
   // onMenu(skill) && claimants(slug)[0] === skill, resolving once: resolve's skill is that first claimant.
   const advertised: SkillFile[] = [];
-  for (const skill of namespace.skills()) if (skill.validHandle && skill.enabled && skill.advertised && namespace.resolvesTo(skill)) advertised.push(skill);
+  for (const skill of namespace.skills()) if (offersItself(skill) && namespace.resolvesTo(skill)) advertised.push(skill);
   return advertised;
 }
 
@@ -174,7 +179,7 @@ export function advertisedLineLength(namespace: Namespace, slug: string): number
   const resolution = namespace.resolve(slug);
   if (resolution?.kind !== "skill") return undefined;
   const skill = resolution.skill;
-  return skill.validHandle && skill.enabled && skill.advertised ? menuLineLength(skill) : undefined;
+  return offersItself(skill) ? menuLineLength(skill) : undefined;
 }
 
 /**
