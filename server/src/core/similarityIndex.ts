@@ -727,7 +727,7 @@ export class JoinProber {
     }
     const meta = this.#meta;
     const held = this.#held;
-    // Positions are in size order: those before this one hold sets too small to pair with this one.
+    // Positions are in size order: those before this one hold sets too small to pair with this probe's.
     const smallest = lowest > 0 ? (pastSize[lowest - 1] as number) : 0;
     const low = meta[4 * position + 1] as number;
     const high = meta[4 * position + 2] as number;
@@ -747,8 +747,9 @@ export class JoinProber {
           // A block's entries rise: one that starts at or past the limit holds nothing before it.
           if ((data[block + BLOCK_HEADER] as number) >= limit) continue;
           const end = block + BLOCK_HEADER + 2 * (data[block + 2] as number);
-          // The entries of sets too small are passed over at once, found by halving (inline: as a call, the join
-          // was no faster): from 50 words, a fifth of the join was reading them.
+          // The entries of sets too small are passed over at once, found by halving. They are few (1 in 700 on
+          // 100,000 summaries from 50 words), yet that join took 7.6-8.0 s with this against 10.0-10.6 s without,
+          // and no longer on realistic summaries; as a function call, or with the search never taken, it did not.
           let e = block + BLOCK_HEADER;
           if ((data[e] as number) < smallest) {
             let below = 0;
