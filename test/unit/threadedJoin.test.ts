@@ -135,8 +135,15 @@ test("on one, two and three threads: the pairs of the join in steps, each once",
 function threadNiceValues(): Map<number, number> {
   const values = new Map<number, number>();
   for (const thread of readdirSync("/proc/self/task")) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${thread}/stat`, "utf8");
+    } catch {
+      // A thread that ended since the folder was listed (an earlier test's worker stopping, say).
+      continue;
+    }
     // The fields after the command's closing parenthesis start at the third; the nice value is the nineteenth.
-    const fields = readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    const fields = stat.split(") ")[1]?.split(" ") ?? [];
     values.set(Number(thread), Number(fields[16]));
   }
   return values;
