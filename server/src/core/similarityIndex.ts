@@ -587,7 +587,7 @@ export class JoinIndex {
   static of(parts: readonly (readonly Int32Array[])[]): JoinIndex {
     const tables: PostingTable[] = [];
     for (let c = 0; c <= 3; c++) {
-      for (const arrays of parts) tables.push(PostingTable.of(arrays[3 * c] as Int32Array, arrays[3 * c + 1] as Int32Array, arrays[3 * c + 2] as Int32Array));
+      for (const arrays of parts) tables.push(PostingTable.of(arrays[2 * c] as Int32Array, arrays[2 * c + 1] as Int32Array));
     }
     return new JoinIndex(tables, parts.length, -1);
   }
@@ -743,8 +743,13 @@ export class JoinProber {
         const limit = limits[place] as number;
         if (limit === 0) return;
         const postings = index.table(c, key);
+        const at = postings.slot(key);
+        if (at < 0) return;
+        const slots = postings.slots;
         const data = postings.data;
-        for (let block = postings.first(key); block >= 0; block = data[block] as number) {
+        // The newest block that starts before the limit, found from the slot alone when it is not the newest.
+        const newest = (slots[at + 2] as number) < limit;
+        for (let block = (slots[at + (newest ? 1 : 3)] as number); block >= 0; block = data[block] as number) {
           // A block's entries rise: one that starts at or past the limit holds nothing before it.
           if ((data[block + BLOCK_HEADER] as number) >= limit) continue;
           const end = block + BLOCK_HEADER + 2 * (data[block + 2] as number);
@@ -874,17 +879,22 @@ export class SimilarityJoin {
 /** A block's header in {@link PostingTable}'s data: the previous block's offset, its capacity, its count. */
 const BLOCK_HEADER = 3;
 
+/** A slot of {@link PostingTable}'s keys: the key, its newest block, that block's first position, the block before it. */
+const SLOT = 4;
+
 /**
- * Key → list of (position, place) for the join, in one typed array: an open-addressing table of keys, each
+ * Key → list of (position, place) for the join, in typed arrays: an open-addressing table of keys, each slot
  * holding its newest block of entries; a key's blocks double in size and chain to the older ones, so a long
  * list is read from a few contiguous runs. At 50,000 summaries a Map of small arrays held about 125 MB while
  * the join ran, and its garbage was most of the join's collection time; single entries chained one by one
- * made the worst case's long lists twice as slow to read.
+ * made the worst case's long lists twice as slow to read. A slot also holds what a probe asks first (does the
+ * newest block start past my limit, and what comes before it), so that a key whose entries are all too late
+ * costs one read of memory, not three.
  */
 class PostingTable {
   readonly #allocator: Int32Allocator;
-  #keys: Int32Array;
-  #heads: Int32Array;
+  /** {@link SLOT} words a slot; a free slot's key is -1. */
+  #slots: Int32Array;
   #size = 0;
   /** Blocks: [previous block or -1, capacity, count, then capacity × (position, place)]. */
   data: Int32Array;
@@ -892,37 +902,45 @@ class PostingTable {
 
   constructor(allocate: Int32Allocator) {
     this.#allocator = allocate;
-    this.#keys = allocate(1024).fill(-1);
-    this.#heads = allocate(1024);
+    this.#slots = PostingTable.#freeSlots(allocate, 1024);
     this.data = allocate(4096);
+  }
+
+  static #freeSlots(allocate: Int32Allocator, count: number): Int32Array {
+    const slots = allocate(SLOT * count);
+    for (let at = 0; at < slots.length; at += SLOT) slots[at] = -1;
+    return slots;
   }
 
   /**
    * A table of every entry at once, each key's entries in one block of their exact size: `eachEntry` is called
-   * twice, to count the entries by key and then to place them, and must give the same entries both times.
+   * twice, to count the entries by key and then to place them, and must give the same entries both times, each
+   * key's in increasing position order.
    */
   static packed(allocate: Int32Allocator, eachEntry: (add: (key: number, position: number, place: number) => void) => void): PostingTable {
     const table = new PostingTable(allocate);
     // While counting, a key's head holds its count.
     eachEntry((key) => table.#count(key));
-    const keys = table.#keys;
-    const heads = table.#heads;
+    const slots = table.#slots;
     let total = 0;
-    for (let slot = 0; slot < keys.length; slot++) if (keys[slot] !== -1) total += BLOCK_HEADER + 2 * (heads[slot] as number);
+    for (let at = 0; at < slots.length; at += SLOT) if (slots[at] !== -1) total += BLOCK_HEADER + 2 * (slots[at + 1] as number);
     const data = allocate(total);
-    for (let slot = 0, at = 0; slot < keys.length; slot++) {
-      if (keys[slot] === -1) continue;
-      const count = heads[slot] as number;
-      data[at] = -1;
-      data[at + 1] = count;
-      heads[slot] = at;
-      at += BLOCK_HEADER + 2 * count;
+    for (let at = 0, offset = 0; at < slots.length; at += SLOT) {
+      if (slots[at] === -1) continue;
+      const count = slots[at + 1] as number;
+      data[offset] = -1;
+      data[offset + 1] = count;
+      slots[at + 1] = offset;
+      slots[at + 3] = -1;
+      offset += BLOCK_HEADER + 2 * count;
     }
     table.data = data;
     table.#used = total;
     eachEntry((key, position, place) => {
-      const block = table.first(key);
+      const at = table.slot(key);
+      const block = slots[at + 1] as number;
       const count = data[block + 2] as number;
+      if (count === 0) slots[at + 2] = position;
       data[block + BLOCK_HEADER + 2 * count] = position;
       data[block + BLOCK_HEADER + 2 * count + 1] = place;
       data[block + 2] = count + 1;
@@ -931,40 +949,47 @@ class PostingTable {
   }
 
   /** A table over another's {@link arrays}, to read. */
-  static of(keys: Int32Array, heads: Int32Array, data: Int32Array): PostingTable {
+  static of(slots: Int32Array, data: Int32Array): PostingTable {
     const table = new PostingTable(() => new Int32Array(0));
-    table.#keys = keys;
-    table.#heads = heads;
+    table.#slots = slots;
     table.data = data;
     return table;
   }
 
-  get arrays(): [keys: Int32Array, heads: Int32Array, data: Int32Array] {
-    return [this.#keys, this.#heads, this.data];
+  get arrays(): [slots: Int32Array, data: Int32Array] {
+    return [this.#slots, this.data];
   }
 
-  /** The newest block under `key`, or -1; a block's first field chains to the older one. */
-  first(key: number): number {
-    const keys = this.#keys;
-    const mask = keys.length - 1;
-    for (let slot = slotOf(key, mask); ; slot = (slot + 1) & mask) {
-      const held = keys[slot] as number;
-      if (held === key) return this.#heads[slot] as number;
+  /** The slots: a key's at {@link slot} holds it, its newest block, that block's first position and the block before. */
+  get slots(): Int32Array {
+    return this.#slots;
+  }
+
+  /** The offset in {@link slots} of the slot that holds `key`, or -1. */
+  slot(key: number): number {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    for (let at = slotOf(key, mask); ; at = (at + SLOT) & mask) {
+      const held = slots[at] as number;
+      if (held === key) return at;
       if (held === -1) return -1;
     }
   }
 
-  /** Adds an entry under a key (keys are non-negative). */
+  /** Adds an entry under a key (keys are non-negative), in increasing position order. */
   add(key: number, position: number, place: number): void {
-    const slot = this.#slotOf(key);
-    let block = this.#heads[slot] as number;
+    const at = this.#slotOf(key);
+    const slots = this.#slots;
+    let block = slots[at + 1] as number;
     if (block === -1 || this.data[block + 2] === this.data[block + 1]) {
       const capacity = block === -1 ? 2 : 2 * (this.data[block + 1] as number);
       const fresh = this.#allocate(BLOCK_HEADER + 2 * capacity);
       this.data[fresh] = block;
       this.data[fresh + 1] = capacity;
       this.data[fresh + 2] = 0;
-      this.#heads[slot] = fresh;
+      slots[at + 1] = fresh;
+      slots[at + 2] = position;
+      slots[at + 3] = block;
       block = fresh;
     }
     const data = this.data;
@@ -976,29 +1001,31 @@ class PostingTable {
 
   /** The slot of a key, the key added (its head -1) if new. */
   #slotOf(key: number): number {
-    if (2 * (this.#size + 1) > this.#keys.length) this.#rehash(Math.max(1024, this.#keys.length * 2));
-    const keys = this.#keys;
-    const mask = keys.length - 1;
-    let slot = slotOf(key, mask);
-    while (keys[slot] !== key && keys[slot] !== -1) slot = (slot + 1) & mask;
-    if (keys[slot] === -1) {
-      keys[slot] = key;
-      this.#heads[slot] = -1;
+    // Filled up to three quarters: a slot is four words, so a key's run of slots is mostly one cache line, and the
+    // table takes the memory the keys and heads took apart at half full (40 MB at 100,000 realistic summaries).
+    if (4 * SLOT * (this.#size + 1) > 3 * this.#slots.length) this.#rehash(Math.max(1024, (2 * this.#slots.length) / SLOT));
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let at = slotOf(key, mask);
+    while (slots[at] !== key && slots[at] !== -1) at = (at + SLOT) & mask;
+    if (slots[at] === -1) {
+      slots[at] = key;
+      slots[at + 1] = -1;
+      slots[at + 3] = -1;
       this.#size++;
     }
-    return slot;
+    return at;
   }
 
   /** Counts an entry under a key, its head holding the count ({@link packed}). */
   #count(key: number): void {
-    const slot = this.#slotOf(key);
-    const count = this.#heads[slot] as number;
-    this.#heads[slot] = count === -1 ? 1 : count + 1;
+    const at = this.#slotOf(key);
+    const count = this.#slots[at + 1] as number;
+    this.#slots[at + 1] = count === -1 ? 1 : count + 1;
   }
 
   clear(): void {
-    this.#keys = new Int32Array(0);
-    this.#heads = new Int32Array(0);
+    this.#slots = new Int32Array(0);
     this.data = new Int32Array(0);
     this.#size = 0;
     this.#used = 0;
@@ -1015,28 +1042,26 @@ class PostingTable {
     return at;
   }
 
-  #rehash(capacity: number): void {
-    const oldKeys = this.#keys;
-    const oldHeads = this.#heads;
-    const keys = this.#allocator(capacity).fill(-1);
-    const heads = this.#allocator(capacity);
-    const mask = capacity - 1;
-    for (let i = 0; i < oldKeys.length; i++) {
-      const key = oldKeys[i] as number;
+  /** Moves the keys to a table of `count` slots. */
+  #rehash(count: number): void {
+    const old = this.#slots;
+    const slots = PostingTable.#freeSlots(this.#allocator, count);
+    const mask = slots.length - 1;
+    for (let from = 0; from < old.length; from += SLOT) {
+      const key = old[from] as number;
       if (key === -1) continue;
-      let slot = slotOf(key, mask);
-      while (keys[slot] !== -1) slot = (slot + 1) & mask;
-      keys[slot] = key;
-      heads[slot] = oldHeads[i] as number;
+      let at = slotOf(key, mask);
+      while (slots[at] !== -1) at = (at + SLOT) & mask;
+      slots.set(old.subarray(from, from + SLOT), at);
     }
-    this.#keys = keys;
-    this.#heads = heads;
+    this.#slots = slots;
   }
 }
 
+/** A key's first slot in {@link PostingTable}'s slots (`mask`: their length less one). */
 function slotOf(key: number, mask: number): number {
   const h = Math.imul(key, 0x9e3779b1);
-  return (h ^ (h >>> 16)) & mask;
+  return (h ^ (h >>> 16)) & mask & -SLOT;
 }
 
 /**
