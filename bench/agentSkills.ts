@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
-import { SERVER_ENV, SERVER_NODE_FLAGS } from "../shared/protocol.js";
+import { SERVER_NODE_FLAGS, serverEnvironment } from "../shared/protocol.js";
 import { generateWorkspaces, percentile, RENAME_HUB, spawnServer, type GeneratedWorkspace } from "./workspace.js";
 
 const REPORT_TOKEN = "workspace-report";
@@ -42,7 +42,7 @@ function positionAt(text: string, offset: number): { line: number; character: nu
 }
 
 async function measure(folder: string, fileOf: (handle: string) => string, sigil: string, workspace: GeneratedWorkspace, rounds: number): Promise<Figures> {
-  const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "--stdio"], { ...process.env, ...SERVER_ENV });
+  const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "--stdio"], serverEnvironment(process.env));
   const connection = server.connection;
   let indexed: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (indexed = resolve));

@@ -6,7 +6,8 @@
 // Prints each run and the medians. `--profile DIR` runs each server with --cpu-prof into DIR (one file a thread).
 // `--compare` then also opens one skill, types `@` at its end and asks for completion without pause until the
 // server logs that the menu's summaries are compared: the completions' p95 and when the comparison ended (the
-// bench's "completion p95 while they are compared", alone). Needs `node esbuild.mjs` for the default server, dist/server.js.
+// bench's "completion p95 while they are compared", alone). `--pace MS` waits MS between those completions, as a
+// user typing would, rather than asking again at once. Needs `node esbuild.mjs` for the default server, dist/server.js.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -21,8 +22,10 @@ const rounds = Number(args[args.indexOf("--rounds") + 1] ?? 3) || 3;
 const profileAt = args.indexOf("--profile");
 const profile = profileAt === -1 ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args[profileAt + 1] ?? "prof")}`];
 const compare = args.includes("--compare");
+const paceAt = args.indexOf("--pace");
+const pace = paceAt === -1 ? 0 : Number(args[paceAt + 1]) || 0;
 if (!args[0] || args[0].startsWith("--")) {
-  console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N] [--profile DIR] [--compare]");
+  console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N] [--profile DIR] [--compare [--pace MS]]");
   process.exit(2);
 }
 
@@ -34,8 +37,10 @@ function cpuOf(file) {
 
 async function coldStart(server) {
   const started = performance.now();
-  // The flags and environment every launcher gives (SERVER_NODE_FLAGS and SERVER_ENV in shared/protocol.ts).
-  const child = spawn(process.execPath, ["--max-semi-space-size=8", ...profile, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, MALLOC_ARENA_MAX: "2" } });
+  // The flags and environment every launcher gives (SERVER_NODE_FLAGS and serverEnvironment in shared/protocol.ts).
+  const env = { ...process.env, MALLOC_ARENA_MAX: "2" };
+  delete env.NODE_EXTRA_CA_CERTS;
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", ...profile, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"], env });
   const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
   let indexed;
   const indexing = new Promise((resolve) => (indexed = resolve));
@@ -100,6 +105,7 @@ async function completionWhileCompared(connection, comparing, started) {
     const asked = performance.now();
     await connection.sendRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } });
     if (!done) times.push(performance.now() - asked);
+    if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
   }
   times.sort((a, b) => a - b);
   return { compared: done ? (await comparing) - started : NaN, completions: times.length, completionP95: times[Math.min(times.length - 1, Math.floor(0.95 * times.length))] ?? NaN };

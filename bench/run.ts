@@ -20,7 +20,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import type { Diagnostic, Location, WorkspaceDocumentDiagnosticReport, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { LANGUAGE_ID, SERVER_ENV, SERVER_NODE_FLAGS } from "../shared/protocol.js";
+import { LANGUAGE_ID, SERVER_NODE_FLAGS, serverEnvironment } from "../shared/protocol.js";
 import { scanMentions } from "../server/src/core/mentions.js";
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, summaryTerms, termSimilarity } from "../server/src/core/similarity.js";
 import { SimilarityIndex } from "../server/src/core/similarityIndex.js";
@@ -216,7 +216,7 @@ class SkillSubject implements Subject {
 
   constructor(workspace: GeneratedWorkspace, profile: string | undefined) {
     this.#workspace = workspace;
-    this.server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), SERVER, "--stdio"], { ...process.env, ...SERVER_ENV });
+    this.server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), SERVER, "--stdio"], serverEnvironment(process.env));
     const connection = this.server.connection;
     let indexed: () => void = () => undefined;
     this.#indexed = new Promise<number>((resolve) => (indexed = () => resolve(performance.now())));
@@ -575,7 +575,7 @@ async function openEditorsScenario(workspace: GeneratedWorkspace, runs: number, 
 /** `skill-lsp check` on the folder, as a user runs it: the whole process, its output read. */
 async function checkCli(folder: string): Promise<{ ms: number; lines: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "check", folder], { stdio: ["ignore", "pipe", "ignore"], env: { ...process.env, ...SERVER_ENV } });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "check", folder], { stdio: ["ignore", "pipe", "ignore"], env: serverEnvironment(process.env) });
   let lines = 0;
   child.stdout.on("data", (chunk: Buffer) => {
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;

@@ -39,6 +39,20 @@ export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=8"];
  */
 export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "2" };
 
+/**
+ * Variables every launcher removes from the server's environment. With `NODE_EXTRA_CA_CERTS` set (as on many
+ * company machines), Node parses the certificates it names before it runs any code: 38 ms of a 60 ms start on
+ * this project's machines, with Debian's bundle. The server makes no TLS connection, so it has no use for them.
+ */
+export const SERVER_ENV_REMOVED: readonly string[] = ["NODE_EXTRA_CA_CERTS"];
+
+/** The environment to start the server with: `base` (the launcher's own) without {@link SERVER_ENV_REMOVED}, with {@link SERVER_ENV}. */
+export function serverEnvironment(base: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const environment: Record<string, string | undefined> = { ...base, ...SERVER_ENV };
+  for (const name of SERVER_ENV_REMOVED) delete environment[name];
+  return environment;
+}
+
 /** Client-side commands that the server's code lenses and quick fixes name. */
 export const ClientCommands = {
   showReferences: "skill.showReferences",

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { LanguageClient, State, TransportKind, CloseAction, ErrorAction, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
-import { LANGUAGE_ID, NamespaceStatusNotification, SERVER_ENV, SERVER_NODE_FLAGS, TOOL_SCHEME } from "../../shared/protocol.js";
+import { LANGUAGE_ID, NamespaceStatusNotification, SERVER_NODE_FLAGS, serverEnvironment, TOOL_SCHEME } from "../../shared/protocol.js";
 import { registerCommands } from "./commands.js";
 import { registerBundleCommands } from "./bundles.js";
 import { registerGraphCommands } from "./graphPanel.js";
@@ -30,8 +30,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<SkillE
   const output = vscode.window.createOutputChannel("Skill Language Server", { log: true });
   const serverModule = context.asAbsolutePath("dist/server.js");
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS], env: { ...process.env, ...SERVER_ENV } } },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS, "--nolazy", "--inspect=6019"], env: { ...process.env, ...SERVER_ENV } } },
+    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS], env: serverEnvironment(process.env) } },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS, "--nolazy", "--inspect=6019"], env: serverEnvironment(process.env) } },
   };
   const status = new StatusItem();
   const restarts: number[] = [];
