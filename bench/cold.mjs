@@ -4,10 +4,10 @@
 // `initialize` and `initialized`, waits for the end of indexing, asks `workspace/diagnostic` for every file and
 // reads the process's figures: the main thread's CPU time and the whole process's (/proc), resident memory.
 // Prints each run and the medians. `--profile DIR` runs each server with --cpu-prof into DIR (one file a thread).
-// `--compare` then also opens one skill, types `@` at its end and asks for completion without pause until the
-// server logs that the menu's summaries are compared: the completions' p95 and when the comparison ended (the
-// bench's "completion p95 while they are compared", alone). `--pace MS` waits MS between those completions, as a
-// user typing would, rather than asking again at once. Needs `node esbuild.mjs` for the default server, dist/server.js.
+// `--compare` then also opens one skill, types `@` at its end and asks for completion every 20 ms, as the bench
+// does (`--pace MS`; 0: again as soon as answered), until the server logs that the menu's summaries are
+// compared: the completions' p95, p99 and longest, and when the comparison ended (the bench's "completion p95
+// while they are compared", alone). Needs `node esbuild.mjs` for the default server, dist/server.js.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -23,7 +23,7 @@ const profileAt = args.indexOf("--profile");
 const profile = profileAt === -1 ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args[profileAt + 1] ?? "prof")}`];
 const compare = args.includes("--compare");
 const paceAt = args.indexOf("--pace");
-const pace = paceAt === -1 ? 0 : Number(args[paceAt + 1]) || 0;
+const pace = paceAt === -1 ? 20 : Number(args[paceAt + 1]) || 0;
 if (!args[0] || args[0].startsWith("--")) {
   console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N] [--profile DIR] [--compare [--pace MS]]");
   process.exit(2);
@@ -105,16 +105,18 @@ async function completionWhileCompared(connection, comparing, started) {
     const asked = performance.now();
     await connection.sendRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } });
     if (!done) times.push(performance.now() - asked);
+    if (process.env.SEQ && !done) process.stdout.write(`${(asked - started).toFixed(0)}:${(performance.now() - asked).toFixed(1)} `);
     if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
   }
   times.sort((a, b) => a - b);
-  return { compared: done ? (await comparing) - started : NaN, completions: times.length, completionP95: times[Math.min(times.length - 1, Math.floor(0.95 * times.length))] ?? NaN };
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
+  return { compared: done ? (await comparing) - started : NaN, completions: times.length, completionP95: at(0.95), completionP99: at(0.99), completionMax: at(1) };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const row = (run) =>
   `whole ${run.whole.toFixed(0)} ms, indexed ${run.indexed.toFixed(0)} ms, main thread CPU ${run.mainCpu} ms, process CPU ${run.processCpu} ms, RSS ${run.rss.toFixed(0)} MB (peak ${run.peak.toFixed(0)} MB)` +
-  (run.compared === undefined ? "" : `; compared ${run.compared.toFixed(0)} ms after spawn, completion p95 meanwhile ${run.completionP95.toFixed(2)} ms${run.completions === undefined ? "" : ` (${run.completions} asked)`}`);
+  (run.compared === undefined ? "" : `; compared ${run.compared.toFixed(0)} ms after spawn, completion p95 meanwhile ${run.completionP95.toFixed(2)} ms${run.completions === undefined ? "" : ` (${run.completions} asked; p99 ${run.completionP99.toFixed(2)} ms, longest ${run.completionMax.toFixed(2)} ms)`}`);
 const runs = new Map(servers.map((server) => [server, []]));
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`${folder}, ${rounds} rounds; load average before ${load()}`);
