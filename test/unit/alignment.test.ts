@@ -219,6 +219,33 @@ describe("menuSize, kept up to date edit by edit", () => {
   });
 });
 
+describe("menuSize, counted a slice at a time", () => {
+  const operation = fc.record({
+    handle: fc.constantFrom("a", "b", "ab", "Ab", "c", "d", "e", "f"),
+    summary: fc.option(fc.constantFrom("A.", "Longer summary.", "Two\nlines."), { nil: undefined }),
+    advertised: fc.boolean(),
+    // Slices of the first count before the change, of these many lines each.
+    slices: fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 3 }),
+  });
+  test("with skills added, changed and removed between the slices, the count it ends with is the composed prompt's", () => {
+    fc.assert(
+      fc.property(fc.array(operation, { minLength: 1, maxLength: 30 }), (operations) => {
+        const ns = workspace({});
+        for (const handle of ["a", "b", "c", "d", "e", "f"]) ns.set(skillUri(handle), `---\nsummary: Start.\n---\nBody.\n`);
+        for (const op of operations) {
+          for (const steps of op.slices) ns.countMenuLines(steps);
+          if (op.summary === undefined) ns.remove(skillUri(op.handle));
+          else ns.set(skillUri(op.handle), `---\nsummary: ${JSON.stringify(op.summary)}\nadvertised: ${op.advertised}\n---\nBody.\n`);
+        }
+        while (!ns.countMenuLines(2));
+        const prompt = composeSystemPrompt(ns);
+        assert.deepEqual(menuSize(ns), { skills: prompt.menuSkills.length, characters: prompt.text.length });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("tokenSize", () => {
   const cases: [string, string][] = [
     ["", "~0 tokens"],

@@ -130,6 +130,35 @@ test("the completion follows a title, an enabled flag, a removed file and a tool
   }
 });
 
+test("laid out a few skills at a time, with files added, changed and removed between the steps, the table offers what the plain scan offers", () => {
+  const change = fc.record({
+    skill: skillArb,
+    remove: fc.boolean(),
+    // Steps of the layout before the change, of these many skills each.
+    steps: fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 3 }),
+  });
+  fc.assert(
+    fc.property(fc.array(skillArb, { minLength: 1, maxLength: 120 }), fc.array(change, { maxLength: 30 }), fc.constantFrom("a", "b", "q", "ab", "e"), (skills, changes, typed) => {
+      const namespace = new Namespace();
+      const write = (skill: (typeof skills)[number]) => {
+        const fields: Record<string, string | boolean> = { summary: "A test skill.", enabled: skill.enabled };
+        if (skill.title !== undefined) fields.title = JSON.stringify(skill.title);
+        namespace.set(skillUri(skill.handle, skill.folder), skillText("Body.\n", fields));
+      };
+      skills.forEach(write);
+      for (const { skill, remove, steps } of changes) {
+        for (const count of steps) namespace.layOutMentionCandidates(count);
+        if (remove) namespace.remove(skillUri(skill.handle, skill.folder));
+        else write(skill);
+      }
+      const selfUri = skillUri("self-writer", "z");
+      namespace.set(selfUri, skillText(`Ask @${typed}`));
+      assert.deepEqual(offered(completeAfter(namespace, selfUri, typed)), plainScan(namespace, "self-writer", typed));
+    }),
+    { numRuns: 200, endOnFailure: true },
+  );
+});
+
 test("a text's letters cover every character a subsequence match can use in it", () => {
   fc.assert(
     fc.property(fc.string({ unit: fc.constantFrom(..."aBq-7İ\u212Aïﬁ Z.".split("")), maxLength: 12 }), fc.array(fc.constantFrom(...LETTERS, "k", "i", "z", "7"), { maxLength: 4 }), (text, query) => {

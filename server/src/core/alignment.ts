@@ -193,6 +193,8 @@ export class MenuTally {
   #counted = false;
   #skills = 0;
   #characters = 0;
+  /** The first count, part done ({@link countSlice}); any change starts it over. */
+  #partial: { readonly lines: Iterator<number>; skills: number; characters: number } | undefined;
 
   constructor(lineOf: (slug: string) => number | undefined) {
     this.#lineOf = lineOf;
@@ -211,6 +213,29 @@ export class MenuTally {
   /** Counts over again at the next {@link totals}. */
   reset(): void {
     this.#counted = false;
+    this.#partial = undefined;
+  }
+
+  /**
+   * Up to `steps` lines of the first count, `lines` giving every line's length (a pass like `totals`' count):
+   * true once counted. A caller that must not wait a whole pass counts a slice at a time.
+   */
+  countSlice(lines: () => Iterator<number>, steps: number): boolean {
+    if (this.#counted) return true;
+    const partial = (this.#partial ??= { lines: lines(), skills: 0, characters: 0 });
+    for (let step = 0; step < steps; step++) {
+      const line = partial.lines.next();
+      if (line.done === true) {
+        this.#skills = partial.skills;
+        this.#characters = partial.characters;
+        this.#counted = true;
+        this.#partial = undefined;
+        return true;
+      }
+      partial.skills++;
+      partial.characters += line.value;
+    }
+    return false;
   }
 
   /** The lines on the menu and their characters; `count` is the pass that starts the tally. */
@@ -223,6 +248,8 @@ export class MenuTally {
   }
 
   #add(first: string | undefined, second: string | undefined, sign: 1 | -1): void {
+    // A change in the middle of the first count may touch a line counted already.
+    this.#partial = undefined;
     if (!this.#counted) return;
     for (const slug of second === first ? [first] : [first, second]) {
       const line = slug === undefined ? undefined : this.#lineOf(slug);
@@ -235,10 +262,18 @@ export class MenuTally {
 
 /** Every advertised skill's menu line, counted and summed: the pass that starts a {@link MenuTally}. */
 export function countAdvertisedLines(namespace: Namespace): { readonly skills: number; readonly characters: number } {
+  let skills = 0;
   let characters = 0;
-  const skills = advertisedSkills(namespace);
-  for (const skill of skills) characters += menuLineLength(skill);
-  return { skills: skills.length, characters };
+  for (const length of advertisedLineLengths(namespace)) {
+    skills++;
+    characters += length;
+  }
+  return { skills, characters };
+}
+
+/** The length of every advertised skill's menu line ({@link advertisedSkills}), one at a time. */
+export function* advertisedLineLengths(namespace: Namespace): Generator<number, void, undefined> {
+  for (const skill of namespace.skills()) if (offersItself(skill) && namespace.resolvesTo(skill)) yield menuLineLength(skill);
 }
 
 /** A size in tokens: exact when a tokenizer is given, otherwise `~` and characters / 4. */

@@ -61,12 +61,15 @@ export function wantedLetters(typed: string): number {
  * the loop over the skills themselves read every skill's fields, scattered across the heap (70 ms at
  * 100,000 skills, in the core).
  *
- * Built at the first completion, then kept up to date skill by skill. The slots follow the order of the
- * namespace's map of skills: a changed skill keeps its slot, a new one takes a slot at the end, a removed
- * one leaves a slot that is never offered (the slots are laid out again once those are half of them).
+ * Built at the first completion, or ahead of it a few skills at a time ({@link layOut}), then kept up to date
+ * skill by skill. The slots follow the order of the namespace's map of skills: a changed skill keeps its slot,
+ * a new one takes a slot at the end, a removed one leaves a slot that is never offered (the slots are laid out
+ * again once those are half of them).
  */
 export class MentionCandidates {
   #slotOf: Map<string, number> | undefined;
+  /** The skills a layout under way has still to take, in the namespace's order. */
+  #layingOut: Iterator<[string, SkillFile]> | undefined;
   #slugs: string[] = [];
   #titles: string[] = [];
   #letters = new Uint32Array(0);
@@ -86,6 +89,8 @@ export class MentionCandidates {
       this.#titles[slot] = "";
       this.#removed++;
     } else if (slot === undefined) {
+      // A layout under way reaches it in the namespace's order (a map's iterator takes entries added after it started).
+      if (this.#layingOut) return;
       this.#slotOf.set(uri, this.#append(next));
     } else {
       this.#write(slot, next);
@@ -94,15 +99,35 @@ export class MentionCandidates {
 
   /** The slots, laid out from `skills` (the namespace's, in its order) the first time and whenever half are removed. */
   slots(skills: () => Iterable<[string, SkillFile]>): CandidateSlots {
-    if (!this.#slotOf || this.#removed * 2 > this.#length) {
+    while (!this.layOut(skills, Number.MAX_SAFE_INTEGER));
+    return { length: this.#length, slugs: this.#slugs, titles: this.#titles, letters: this.#letters, firstChars: this.#firstChars };
+  }
+
+  /**
+   * Takes up to `steps` skills into a layout ({@link slots}): true once none is left. A skill changed meanwhile
+   * is written again if taken already, and taken as it is now if not.
+   */
+  layOut(skills: () => Iterable<[string, SkillFile]>, steps: number): boolean {
+    if (this.#slotOf && !this.#layingOut && this.#removed * 2 <= this.#length) return true;
+    if (!this.#slotOf || !this.#layingOut) {
       this.#slotOf = new Map();
       this.#length = 0;
       this.#removed = 0;
       this.#slugs = [];
       this.#titles = [];
-      for (const [uri, skill] of skills()) this.#slotOf.set(uri, this.#append(skill));
+      this.#layingOut = skills()[Symbol.iterator]();
     }
-    return { length: this.#length, slugs: this.#slugs, titles: this.#titles, letters: this.#letters, firstChars: this.#firstChars };
+    const slotOf = this.#slotOf;
+    for (let step = 0; step < steps; step++) {
+      const next = this.#layingOut.next();
+      if (next.done === true) {
+        this.#layingOut = undefined;
+        return true;
+      }
+      const [uri, skill] = next.value;
+      slotOf.set(uri, this.#append(skill));
+    }
+    return false;
   }
 
   #append(skill: SkillFile): number {

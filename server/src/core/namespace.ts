@@ -2,7 +2,7 @@ import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type C
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { MentionCandidates, type CandidateSlots } from "./mentionCandidates.js";
-import { advertisedLineLength, countAdvertisedLines, MenuTally } from "./alignment.js";
+import { advertisedLineLength, advertisedLineLengths, countAdvertisedLines, MenuTally } from "./alignment.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { everyMentionAsSlug, holdsText, mentionSlugs, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
@@ -341,9 +341,19 @@ export class Namespace {
     return this.#menuTally.totals(() => countAdvertisedLines(this));
   }
 
+  /** Up to `steps` skills of the pass that {@link menuLines} makes first: true once it needs none. */
+  countMenuLines(steps: number): boolean {
+    return this.#menuTally.countSlice(() => advertisedLineLengths(this), steps);
+  }
+
   /** Every skill file as completion scans it, in {@link skills}' order: see {@link MentionCandidates}. */
   mentionCandidates(): CandidateSlots {
     return this.#candidates.slots(() => this.#skills.entries());
+  }
+
+  /** Up to `steps` skills of the layout {@link mentionCandidates} makes first: true once it needs none. */
+  layOutMentionCandidates(steps: number): boolean {
+    return this.#candidates.layOut(() => this.#skills.entries(), steps);
   }
 
   configs(): ConfigFile[] {
