@@ -194,7 +194,7 @@ export class MenuTally {
   #skills = 0;
   #characters = 0;
   /** The first count, part done ({@link countSlice}); any change starts it over. */
-  #partial: { readonly lines: Iterator<number>; skills: number; characters: number } | undefined;
+  #partial: { readonly skills: Iterator<SkillFile>; lines: number; characters: number } | undefined;
 
   constructor(lineOf: (slug: string) => number | undefined) {
     this.#lineOf = lineOf;
@@ -217,23 +217,26 @@ export class MenuTally {
   }
 
   /**
-   * Up to `steps` lines of the first count, `lines` giving every line's length (a pass like `totals`' count):
-   * true once counted. A caller that must not wait a whole pass counts a slice at a time.
+   * Up to `steps` skills of the first count (the pass `totals` makes at once), `skills` giving every skill and
+   * `lineOf` its line's length on the menu, or undefined: true once counted. A caller that must not wait a whole
+   * pass counts a slice at a time.
    */
-  countSlice(lines: () => Iterator<number>, steps: number): boolean {
+  countSlice(skills: () => Iterator<SkillFile>, lineOf: (skill: SkillFile) => number | undefined, steps: number): boolean {
     if (this.#counted) return true;
-    const partial = (this.#partial ??= { lines: lines(), skills: 0, characters: 0 });
+    const partial = (this.#partial ??= { skills: skills(), lines: 0, characters: 0 });
     for (let step = 0; step < steps; step++) {
-      const line = partial.lines.next();
-      if (line.done === true) {
-        this.#skills = partial.skills;
+      const next = partial.skills.next();
+      if (next.done === true) {
+        this.#skills = partial.lines;
         this.#characters = partial.characters;
         this.#counted = true;
         this.#partial = undefined;
         return true;
       }
-      partial.skills++;
-      partial.characters += line.value;
+      const line = lineOf(next.value);
+      if (line === undefined) continue;
+      partial.lines++;
+      partial.characters += line;
     }
     return false;
   }
@@ -262,18 +265,15 @@ export class MenuTally {
 
 /** Every advertised skill's menu line, counted and summed: the pass that starts a {@link MenuTally}. */
 export function countAdvertisedLines(namespace: Namespace): { readonly skills: number; readonly characters: number } {
-  let skills = 0;
   let characters = 0;
-  for (const length of advertisedLineLengths(namespace)) {
-    skills++;
-    characters += length;
-  }
-  return { skills, characters };
+  const skills = advertisedSkills(namespace);
+  for (const skill of skills) characters += menuLineLength(skill);
+  return { skills: skills.length, characters };
 }
 
-/** The length of every advertised skill's menu line ({@link advertisedSkills}), one at a time. */
-export function* advertisedLineLengths(namespace: Namespace): Generator<number, void, undefined> {
-  for (const skill of namespace.skills()) if (offersItself(skill) && namespace.resolvesTo(skill)) yield menuLineLength(skill);
+/** A skill's menu line's length if it is on the menu as {@link advertisedSkills} picks them, else undefined. */
+export function advertisedLineOf(namespace: Namespace, skill: SkillFile): number | undefined {
+  return offersItself(skill) && namespace.resolvesTo(skill) ? menuLineLength(skill) : undefined;
 }
 
 /** A size in tokens: exact when a tokenizer is given, otherwise `~` and characters / 4. */

@@ -2,7 +2,7 @@ import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type C
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { MentionCandidates, type CandidateSlots } from "./mentionCandidates.js";
-import { advertisedLineLength, advertisedLineLengths, countAdvertisedLines, MenuTally } from "./alignment.js";
+import { advertisedLineLength, advertisedLineOf, countAdvertisedLines, MenuTally } from "./alignment.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { everyMentionAsSlug, holdsText, mentionSlugs, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
@@ -343,7 +343,7 @@ export class Namespace {
 
   /** Up to `steps` skills of the pass that {@link menuLines} makes first: true once it needs none. */
   countMenuLines(steps: number): boolean {
-    return this.#menuTally.countSlice(() => advertisedLineLengths(this), steps);
+    return this.#menuTally.countSlice(() => this.#skills.values(), (skill) => advertisedLineOf(this, skill), steps);
   }
 
   /** Every skill file as completion scans it, in {@link skills}' order: see {@link MentionCandidates}. */
