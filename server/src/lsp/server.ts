@@ -95,9 +95,9 @@ const MENTIONS_STEP_SKILLS = 16;
 const CANDIDATES_STEP_SKILLS = 64;
 
 /**
- * The status bar's menu size is first counted after an index a slice at a time, as the mentions are indexed: at
- * once, the pass over 100,000 skills took about 80 ms, and the first completion after the index waited 95 ms.
- * Past this many slices (edits that keep starting it over) the rest is counted at once.
+ * The status bar's menu size is first counted after an index a slice at a time between the requests: at once,
+ * the pass over 100,000 skills held the main thread about 80 ms. Past this many slices (edits that keep
+ * starting it over) the status counts the rest at once.
  */
 const MENU_COUNT_STEP_SKILLS = 64;
 const MENU_COUNT_MAX_SLICES = 1000;
