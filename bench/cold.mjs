@@ -7,7 +7,8 @@
 // `--compare` then also opens one skill, types `@` at its end and asks for completion every 20 ms, as the bench
 // does (`--pace MS`; 0: again as soon as answered), until the server logs that the menu's summaries are
 // compared: the completions' p95, p99 and longest, and when the comparison ended (the bench's "completion p95
-// while they are compared", alone). Needs `node esbuild.mjs` for the default server, dist/server.js.
+// while they are compared", alone); `--each` prints every one as `ms after spawn:ms waited`, to set beside a
+// profile. Needs `node esbuild.mjs` for the default server, dist/server.js.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -24,8 +25,9 @@ const profile = profileAt === -1 ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.re
 const compare = args.includes("--compare");
 const paceAt = args.indexOf("--pace");
 const pace = paceAt === -1 ? 20 : Number(args[paceAt + 1]) || 0;
+const each = args.includes("--each");
 if (!args[0] || args[0].startsWith("--")) {
-  console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N] [--profile DIR] [--compare [--pace MS]]");
+  console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N] [--profile DIR] [--compare [--pace MS] [--each]]");
   process.exit(2);
 }
 
@@ -105,7 +107,7 @@ async function completionWhileCompared(connection, comparing, started) {
     const asked = performance.now();
     await connection.sendRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } });
     if (!done) times.push(performance.now() - asked);
-    if (process.env.SEQ && !done) process.stdout.write(`${(asked - started).toFixed(0)}:${(performance.now() - asked).toFixed(1)} `);
+    if (each && !done) process.stdout.write(`${(asked - started).toFixed(0)}:${(performance.now() - asked).toFixed(1)} `);
     if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
   }
   times.sort((a, b) => a - b);
