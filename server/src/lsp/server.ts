@@ -577,16 +577,12 @@ export class SkillServer {
    * the rest at once.
    */
   async #indexMentions(): Promise<void> {
-    while (!this.#indexMentionsSlice()) await this.#yieldToRequests();
+    await this.#inSlices(() => this.#namespace.indexMentions(MENTIONS_STEP_SKILLS));
   }
 
   /** One slice of the index of who mentions what (see MENTIONS_SLICE_MS): true when it is complete. */
   #indexMentionsSlice(): boolean {
-    const until = performance.now() + MENTIONS_SLICE_MS;
-    for (;;) {
-      if (this.#namespace.indexMentions(MENTIONS_STEP_SKILLS)) return true;
-      if (performance.now() >= until) return false;
-    }
+    return this.#slice(() => this.#namespace.indexMentions(MENTIONS_STEP_SKILLS));
   }
 
   /**
@@ -595,12 +591,20 @@ export class SkillServer {
    * skills (13 ms at 10,000).
    */
   async #layOutCandidates(): Promise<void> {
-    for (;;) {
-      const until = performance.now() + MENTIONS_SLICE_MS;
-      do if (this.#namespace.layOutMentionCandidates(CANDIDATES_STEP_SKILLS)) return;
-      while (performance.now() < until);
-      await this.#yieldToRequests();
-    }
+    await this.#inSlices(() => this.#namespace.layOutMentionCandidates(CANDIDATES_STEP_SKILLS));
+  }
+
+  /** Steps of background work for MENTIONS_SLICE_MS: true once `step` says the work is done. */
+  #slice(step: () => boolean): boolean {
+    const until = performance.now() + MENTIONS_SLICE_MS;
+    do if (step()) return true;
+    while (performance.now() < until);
+    return false;
+  }
+
+  /** Background work a slice at a time, the requests let in between, until done or after `maxSlices`. */
+  async #inSlices(step: () => boolean, maxSlices = Number.POSITIVE_INFINITY): Promise<void> {
+    for (let slice = 0; slice < maxSlices && !this.#slice(step); slice++) await this.#yieldToRequests();
   }
 
   /** Turns of the event loop for the requests that came meanwhile: each takes several (read, dispatch, answer, write). */
@@ -918,12 +922,7 @@ export class SkillServer {
 
   /** The menu's lines counted, between the requests (see MENU_COUNT_STEP_SKILLS). */
   async #menuCounted(): Promise<void> {
-    for (let slice = 0; slice < MENU_COUNT_MAX_SLICES; slice++) {
-      const until = performance.now() + MENTIONS_SLICE_MS;
-      do if (this.#namespace.countMenuLines(MENU_COUNT_STEP_SKILLS)) return;
-      while (performance.now() < until);
-      await this.#yieldToRequests();
-    }
+    await this.#inSlices(() => this.#namespace.countMenuLines(MENU_COUNT_STEP_SKILLS), MENU_COUNT_MAX_SLICES);
   }
 
   #resultIdOf(uri: string): string {
