@@ -5,7 +5,7 @@
 import type { CoreDiagnostic } from "./diagnostics.js";
 import { DiagnosticCodes } from "./diagnostics.js";
 import { MAX_SIMILAR_REPORTED, MENU_SIMILARITY_THRESHOLD, summaryTerms } from "./similarity.js";
-import { SimilarityIndex, type Closest, type JoinSets, type PairIntake, type SimilarityJoin } from "./similarityIndex.js";
+import { SimilarityIndex, type Closest, type JoinSets, type LinkOptions, type PairIntake, type SimilarityJoin } from "./similarityIndex.js";
 import type { SkillFile } from "./skillFile.js";
 import { trimmedLength } from "./text.js";
 
@@ -79,6 +79,8 @@ export class MenuCompetition {
   /** Changes that came while the pairs were being found (the index is fixed meanwhile): applied after. */
   readonly #pending = new Map<string, readonly string[] | undefined>();
   #cursor = 0;
+  /** False for one report: the pairs found are not kept to follow changes ({@link start}). */
+  #keep = true;
 
   /** `skills` lists the namespace's skills when the index is first needed; `lookup` finds one by URI. */
   constructor(skills: () => Iterable<SkillFile>, lookup: (uri: string) => SkillFile | undefined) {
@@ -98,12 +100,14 @@ export class MenuCompetition {
 
   /**
    * Begins building the index in steps over the namespace's skills as they are now (later changes are followed);
-   * with a `finder`, its pairs are found there while the steps here only take them in.
+   * with a `finder`, its pairs are found there while the steps here only take them in. With `oneReport`, the
+   * warnings are made once and no change may follow: the pairs are not kept, only each skill's closest.
    */
-  start(finder?: PairFinder): void {
+  start(finder?: PairFinder, { oneReport = false }: { readonly oneReport?: boolean } = {}): void {
     if (this.#state !== "idle" && this.#state !== "deferred") return;
     this.#state = "building";
     this.#finder = finder;
+    this.#keep = !oneReport;
     this.#phase = "index";
     // A copy of the list, not a set of 100,000 URIs: hashing each held the main thread 40 ms or more.
     this.#startedWith = Array.from(this.#skills(), (skill) => skill.uri);
@@ -152,7 +156,7 @@ export class MenuCompetition {
           this.#intake = undefined;
           this.#foundElsewhere = true;
         } else {
-          this.#join ??= this.#index.startLink();
+          this.#join ??= this.#index.startLink(this.#linkOptions());
           const done = this.#join.advance(budget);
           budget = 0;
           if (!done) continue;
@@ -190,9 +194,14 @@ export class MenuCompetition {
     return this.#sleeping;
   }
 
+  /** Each skill's closest are gathered as the pairs come, while the pairs are found elsewhere or in steps here. */
+  #linkOptions(): LinkOptions {
+    return { keep: this.#keep, gather: LIMIT };
+  }
+
   /** Hands the join to the finder; false when it declines. */
   #startElsewhere(): boolean {
-    const intake = this.#index.startLinkElsewhere();
+    const intake = this.#index.startLinkElsewhere(this.#linkOptions());
     const wake = () => {
       const waiting = this.#wake;
       this.#wake = undefined;

@@ -97,6 +97,13 @@ export class SimilarityIndex {
   readonly #termGroups: number[][] = [];
   /** By group id, once linked: its neighbours' group ids and scores, interleaved. */
   #neighbours: (number[] | undefined)[] | undefined;
+  /** Linked for one report ({@link LinkOptions.keep} false): no list kept, so no change can be followed. */
+  #frozen = false;
+  /**
+   * By group id, gathered as the pairs come ({@link LinkOptions.gather}): the closest members of other groups
+   * met, and how many members they have in all. Valid until the first change after the link.
+   */
+  #gathered: Gathered | undefined;
   /** A join under way, here or elsewhere: the index must not change until it ends. */
   #joining: SimilarityJoin | PairIntake | undefined;
   /** By group id: the last probe that met it. */
@@ -138,16 +145,17 @@ export class SimilarityIndex {
   }
 
   /** Finds every pair at once, so that later questions and changes read and update the pairs found. */
-  link(): void {
-    const join = this.startLink();
+  link(options?: LinkOptions): void {
+    const join = this.startLink(options);
     while (!join.advance(Number.MAX_SAFE_INTEGER));
   }
 
   /** {@link link} in steps: call `advance` on the answer until it says it is done; no change may come between. */
-  startLink(): SimilarityJoin {
+  startLink(options?: LinkOptions): SimilarityJoin {
     if (this.#joining instanceof SimilarityJoin) return this.#joining;
     if (this.#joining) throw new Error("The similarity index's pairs are being found elsewhere.");
     const live = this.#liveGroups();
+    this.#beginLink(options);
     const join = new SimilarityJoin(
       joinInput(this.#threshold, live.map((group) => group.terms), this.#termGroups.map((groups) => groups.length)),
       (a, b, score) => this.#pair(live[a] as Group, live[b] as Group, score),
@@ -156,7 +164,6 @@ export class SimilarityIndex {
       },
     );
     this.#joining = join;
-    this.#neighbours = [];
     return join;
   }
 
@@ -164,9 +171,10 @@ export class SimilarityIndex {
    * {@link link} with the pairs found elsewhere (on other threads): the answer holds the join's input and takes
    * the pairs found; no change may come between its start and its end or abandon.
    */
-  startLinkElsewhere(): PairIntake {
+  startLinkElsewhere(options?: LinkOptions): PairIntake {
     if (this.#joining) throw new Error("The similarity index's pairs are being found already.");
     const live = this.#liveGroups();
+    this.#beginLink(options);
     // Only copied here: ordering the sets and ranking their terms, a pass that paused this thread for 200 ms at
     // 100,000 summaries, is the finder's (on its own thread).
     const sets = joinSets(this.#threshold, live.map((group) => group.terms), this.#termGroups.map((groups) => groups.length));
@@ -187,11 +195,18 @@ export class SimilarityIndex {
         if (this.#joining !== intake) return;
         this.#joining = undefined;
         this.#neighbours = undefined;
+        this.#frozen = false;
+        this.#gathered = undefined;
       },
     };
     this.#joining = intake;
-    this.#neighbours = [];
     return intake;
+  }
+
+  #beginLink({ keep = true, gather = 0 }: LinkOptions = {}): void {
+    this.#neighbours = [];
+    this.#frozen = !keep;
+    this.#gathered = gather > 0 ? { limit: gather, nearest: [], totals: new Int32Array(this.#byId.length) } : undefined;
   }
 
   #liveGroups(): Group[] {
@@ -199,9 +214,29 @@ export class SimilarityIndex {
   }
 
   #pair(first: Group, second: Group, score: number): void {
-    const neighbours = this.#neighbours as (number[] | undefined)[];
-    (neighbours[first.id] ??= []).push(second.id, score);
-    (neighbours[second.id] ??= []).push(first.id, score);
+    if (!this.#frozen) {
+      const neighbours = this.#neighbours as (number[] | undefined)[];
+      (neighbours[first.id] ??= []).push(second.id, score);
+      (neighbours[second.id] ??= []).push(first.id, score);
+    }
+    if (this.#gathered) {
+      this.#gather(first, second, score);
+      this.#gather(second, first, score);
+    }
+  }
+
+  /** Offers the members of `other` to the closest gathered for `group`. */
+  #gather(group: Group, other: Group, score: number): void {
+    const { limit, nearest, totals } = this.#gathered as Gathered;
+    const closest = (nearest[group.id] ??= new Nearest(limit));
+    const members = other.members;
+    if (typeof members === "string") {
+      totals[group.id] = (totals[group.id] as number) + 1;
+      closest.offer(members, score);
+    } else {
+      totals[group.id] = (totals[group.id] as number) + stringCount(members);
+      for (const member of this.#sorted(other, limit)) closest.offer(member, score);
+    }
   }
 
   /** Adds, replaces or (with undefined) removes the summary under a key. */
@@ -236,6 +271,8 @@ export class SimilarityIndex {
 
   #unset(key: string): void {
     if (this.#joining) throw new Error("The similarity index changed while its pairs were being found.");
+    if (this.#frozen) throw new Error("The similarity index was linked for one report and cannot follow changes.");
+    this.#gathered = undefined;
     const previous = this.#groupOf.get(key);
     if (!previous) return;
     this.#groupOf.delete(key);
@@ -349,7 +386,8 @@ export class SimilarityIndex {
   closest(key: string, limit: number): Closest {
     const group = this.#groupOf.get(key);
     if (!group) return { closest: [], total: 0 };
-    return this.#closestOf(key, group, this.#neighboursOf(group), limit);
+    const gathered = this.#gathered;
+    return this.#closestOf(key, group, gathered && limit <= gathered.limit ? NO_KEPT_NEIGHBOURS : this.#neighboursOf(group), limit);
   }
 
   /** {@link closest} for every key, with one question per group of identical summaries rather than one per key. */
@@ -366,7 +404,8 @@ export class SimilarityIndex {
   }
 
   #groupClosest(group: Group, limit: number, into: Map<string, Closest>): void {
-    const neighbours = this.#neighboursOf(group);
+    const gathered = this.#gathered;
+    const neighbours = gathered && limit <= gathered.limit ? NO_KEPT_NEIGHBOURS : this.#neighboursOf(group);
     for (const key of stringsOf(group.members)) into.set(key, this.#closestOf(key, group, neighbours, limit));
   }
 
@@ -377,6 +416,7 @@ export class SimilarityIndex {
    */
   #neighboursOf(group: Group): readonly number[] {
     if (this.#joining) throw new Error("The similarity index was asked for neighbours while its pairs were being found.");
+    if (this.#frozen) throw new Error("The similarity index was linked for one report: it keeps no list of neighbours.");
     if (this.#neighbours) return this.#neighbours[group.id] ?? NO_KEPT_NEIGHBOURS;
     const found: number[] = [];
     this.#probe(group, (other, score) => found.push(other.id, score));
@@ -384,6 +424,8 @@ export class SimilarityIndex {
   }
 
   #closestOf(key: string, group: Group, neighbours: readonly number[], limit: number): Closest {
+    const gathered = this.#gathered;
+    if (gathered && limit <= gathered.limit) return this.#gatheredClosest(key, group, limit, gathered.nearest[group.id], gathered.totals[group.id] as number);
     const nearest = new Nearest(limit);
     let total = stringCount(group.members) - 1;
     if (total > 0) for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
@@ -404,6 +446,19 @@ export class SimilarityIndex {
     return total === 0 ? NO_NEIGHBOURS : { closest: nearest.closest, total };
   }
 
+  /** {@link closest} from what was gathered as the pairs came: the key's own group first (they score 1), then the rest. */
+  #gatheredClosest(key: string, group: Group, limit: number, met: Nearest | undefined, others: number): Closest {
+    const own = stringCount(group.members) - 1;
+    if (own + others === 0) return NO_NEIGHBOURS;
+    const closest = met?.closest ?? [];
+    // Nearly every group has one member: its list is the one gathered, as it is.
+    if (own === 0 && closest.length <= limit) return { closest, total: others };
+    const nearest = new Nearest(limit);
+    for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
+    for (const neighbour of closest) nearest.offer(neighbour.key, neighbour.score);
+    return { closest: nearest.closest, total: own + others };
+  }
+
   /** A group's first `count` members in key order. */
   #sorted(group: Group, count: number): readonly string[] {
     const members = group.members;
@@ -415,6 +470,7 @@ export class SimilarityIndex {
   /** Calls `found` once for each other group at or above the threshold: the pairs kept, or a probe before linking. */
   #eachNeighbour(group: Group, found: (other: Group, score: number) => void): void {
     if (this.#joining) throw new Error("The similarity index was asked for neighbours while its pairs were being found.");
+    if (this.#frozen) throw new Error("The similarity index was linked for one report: it keeps no list of neighbours.");
     const kept = this.#neighbours?.[group.id];
     if (this.#neighbours) {
       if (kept) for (let k = 0; k < kept.length; k += 2) found(this.#byId[kept[k] as number] as Group, kept[k + 1] as number);
@@ -473,6 +529,28 @@ export class SimilarityIndex {
     }
     return id;
   }
+}
+
+/** How {@link SimilarityIndex.link} keeps what it finds. */
+export interface LinkOptions {
+  /**
+   * Keep every group's list of neighbours, so that later changes are followed (default true). False: the index
+   * serves one report (`check`), holds no list, and refuses any change after the link.
+   */
+  readonly keep?: boolean;
+  /**
+   * Gather each group's closest `gather` neighbours as the pairs come, so that {@link SimilarityIndex.closest} up
+   * to that limit reads them rather than the lists, until the first change (default 0: none). While the pairs come
+   * from other threads, this thread is otherwise idle.
+   */
+  readonly gather?: number;
+}
+
+/** Each group's closest members of other groups met, and how many members those groups have in all (by group id). */
+interface Gathered {
+  readonly limit: number;
+  readonly nearest: (Nearest | undefined)[];
+  readonly totals: Int32Array;
 }
 
 /**
