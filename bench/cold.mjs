@@ -82,7 +82,10 @@ async function coldStart(server) {
     rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024,
     peak: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024,
   };
-  if (compare) Object.assign(run, await completionWhileCompared(connection, comparing, started));
+  if (compare) {
+    Object.assign(run, await completionWhileCompared(connection, comparing, started));
+    run.peakCompared = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1]) / 1024;
+  }
   await connection.sendRequest("shutdown");
   connection.sendNotification("exit");
   await new Promise((resolve) => child.once("exit", resolve));
@@ -118,7 +121,7 @@ async function completionWhileCompared(connection, comparing, started) {
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const row = (run) =>
   `whole ${run.whole.toFixed(0)} ms, indexed ${run.indexed.toFixed(0)} ms, main thread CPU ${run.mainCpu} ms, process CPU ${run.processCpu} ms, RSS ${run.rss.toFixed(0)} MB (peak ${run.peak.toFixed(0)} MB)` +
-  (run.compared === undefined ? "" : `; compared ${run.compared.toFixed(0)} ms after spawn, completion p95 meanwhile ${run.completionP95.toFixed(2)} ms${run.completions === undefined ? "" : ` (${run.completions} asked; p99 ${run.completionP99.toFixed(2)} ms, longest ${run.completionMax.toFixed(2)} ms)`}`);
+  (run.compared === undefined ? "" : `; compared ${run.compared.toFixed(0)} ms after spawn (peak then ${run.peakCompared.toFixed(0)} MB), completion p95 meanwhile ${run.completionP95.toFixed(2)} ms${run.completions === undefined ? "" : ` (${run.completions} asked; p99 ${run.completionP99.toFixed(2)} ms, longest ${run.completionMax.toFixed(2)} ms)`}`);
 const runs = new Map(servers.map((server) => [server, []]));
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`${folder}, ${rounds} rounds; load average before ${load()}`);
@@ -133,6 +136,6 @@ for (let round = 0; round < rounds; round++) {
 console.log(`load average after ${load()}; medians:`);
 for (const [server, list] of runs) {
   const pick = (key) => median(list.map((run) => run[key]));
-  const compared = compare ? { compared: pick("compared"), completionP95: pick("completionP95") } : {};
+  const compared = compare ? { compared: pick("compared"), peakCompared: pick("peakCompared"), completionP95: pick("completionP95") } : {};
   console.log(`${server}: ${row({ whole: pick("whole"), indexed: pick("indexed"), mainCpu: pick("mainCpu"), processCpu: pick("processCpu"), rss: pick("rss"), peak: pick("peak"), ...compared })}`);
 }
