@@ -206,7 +206,7 @@ export class SimilarityIndex {
   #beginLink({ keep = true, gather = 0 }: LinkOptions = {}): void {
     this.#neighbours = [];
     this.#frozen = !keep;
-    this.#gathered = gather > 0 ? { limit: gather, nearest: [], totals: new Int32Array(this.#byId.length) } : undefined;
+    this.#gathered = gather > 0 ? { limit: gather, nearest: [], totals: new Int32Array(this.#byId.length), floors: new Float64Array(this.#byId.length) } : undefined;
   }
 
   #liveGroups(): Group[] {
@@ -227,16 +227,17 @@ export class SimilarityIndex {
 
   /** Offers the members of `other` to the closest gathered for `group`. */
   #gather(group: Group, other: Group, score: number): void {
-    const { limit, nearest, totals } = this.#gathered as Gathered;
-    const closest = (nearest[group.id] ??= new Nearest(limit));
+    const { limit, nearest, totals, floors } = this.#gathered as Gathered;
+    const id = group.id;
     const members = other.members;
-    if (typeof members === "string") {
-      totals[group.id] = (totals[group.id] as number) + 1;
-      closest.offer(members, score);
-    } else {
-      totals[group.id] = (totals[group.id] as number) + stringCount(members);
-      for (const member of this.#sorted(other, limit)) closest.offer(member, score);
-    }
+    totals[id] = (totals[id] as number) + (typeof members === "string" ? 1 : stringCount(members));
+    // Below a full list's last: passed over from one array, without reaching the group's list (most pairs of a
+    // summary with many neighbours, which come in any order).
+    if (score < (floors[id] as number)) return;
+    const closest = (nearest[id] ??= new Nearest(limit));
+    if (typeof members === "string") closest.offer(members, score);
+    else for (const member of this.#sorted(other, limit)) closest.offer(member, score);
+    if (closest.closest.length === limit) floors[id] = (closest.closest[limit - 1] as SimilarNeighbour).score;
   }
 
   /** Adds, replaces or (with undefined) removes the summary under a key. */
@@ -551,6 +552,8 @@ interface Gathered {
   readonly limit: number;
   readonly nearest: (Nearest | undefined)[];
   readonly totals: Int32Array;
+  /** The score of the last of a full list (0 until full): an offer below it is passed over. */
+  readonly floors: Float64Array;
 }
 
 /**
