@@ -162,15 +162,18 @@ export class MenuCompetition {
           if (!done) continue;
           this.#join = undefined;
         }
+        for (const [uri, terms] of this.#pending) this.#apply(uri, terms);
+        this.#pending.clear();
+        // Each skill's closest were gathered as the pairs came: who has a neighbour is known without asking each.
+        const gathered = this.#index.keysWithNeighbours();
+        if (gathered) return this.#finish(gathered);
         this.#phase = "query";
         this.#toQuery = [];
         for (const skill of this.#skills()) if (this.#index.has(skill.uri)) this.#toQuery.push(skill.uri);
         this.#cursor = 0;
-        for (const [uri, terms] of this.#pending) this.#apply(uri, terms);
-        this.#pending.clear();
       } else {
         const uri = this.#toQuery[this.#cursor++];
-        if (uri === undefined) return this.#finish();
+        if (uri === undefined) return this.#finish(this.#warnedQueried());
         if (this.#closest.has(uri)) continue;
         budget--;
         this.#index.closestOfGroup(uri, LIMIT, this.#closest);
@@ -261,10 +264,15 @@ export class MenuCompetition {
     return budget;
   }
 
-  /** The building's end: the skills with a warning to show. */
-  #finish(): Set<string> {
+  /** The building's end: answers the skills with a warning to show. */
+  #finish(warned: Set<string>): Set<string> {
     this.#state = "ready";
     this.#toQuery = [];
+    return warned;
+  }
+
+  /** The skills queried that have a neighbour. */
+  #warnedQueried(): Set<string> {
     const warned = new Set<string>();
     for (const [uri, found] of this.#closest) if (found.total > 0) warned.add(uri);
     return warned;

@@ -391,6 +391,23 @@ export class SimilarityIndex {
     return this.#closestOf(key, group, gathered && limit <= gathered.limit ? NO_KEPT_NEIGHBOURS : this.#neighboursOf(group), limit);
   }
 
+  /**
+   * The keys with a neighbour, read from what was gathered as the pairs came ({@link LinkOptions.gather}):
+   * undefined when nothing was gathered, or a change came since.
+   */
+  keysWithNeighbours(): Set<string> | undefined {
+    const gathered = this.#gathered;
+    if (!gathered) return undefined;
+    const keys = new Set<string>();
+    for (const group of this.#groups.values()) {
+      const members = group.members;
+      if (typeof members === "string") {
+        if ((gathered.totals[group.id] as number) > 0) keys.add(members);
+      } else for (const key of stringsOf(members)) keys.add(key);
+    }
+    return keys;
+  }
+
   /** {@link closest} for every key, with one question per group of identical summaries rather than one per key. */
   allClosest(limit: number): Map<string, Closest> {
     const all = new Map<string, Closest>();
