@@ -87,10 +87,10 @@ function bruteForce(summaries: readonly string[]): number {
   return count;
 }
 
-async function onThreads(summaries: readonly string[], threads: number, options: { background?: boolean; onBatch?: () => void } = {}): Promise<string[]> {
+async function onThreads(summaries: readonly string[], threads: number, options: { background?: boolean; helperAfterMs?: number; onBatch?: () => void } = {}): Promise<string[]> {
   const input = inputOf(summaries);
   const pairs: [number, number, number][] = [];
-  const finding = new ThreadedPairFinder({ threads, minimumSets: 0, background: options.background }).find(setsOf(summaries), (batch, count) => {
+  const finding = new ThreadedPairFinder({ threads, minimumSets: 0, background: options.background, helperAfterMs: options.helperAfterMs }).find(setsOf(summaries), (batch, count) => {
     options.onBatch?.();
     for (let k = 0; k < 3 * count; k += 3) {
       const a = batch[k] as number;
@@ -163,6 +163,19 @@ test("in the background on Linux: the join threads run below the usual priority,
   const plain: Map<number, number>[] = [];
   await onThreads(summaries, 2, { onBatch: () => plain.push(threadNiceValues()) });
   assert.ok(plain.length > 0 && [...(plain[0] as Map<number, number>).values()].every((nice) => nice === own), JSON.stringify([...(plain[0] ?? [])]));
+});
+
+test("a join still probing when its helper is due gets a second thread, and the pairs are the same, each once", { skip: process.platform !== "linux" ? "threads are counted by their priority, per thread on Linux only" : getPriority() > 9 ? "this process runs too low to go 10 below" : false }, async () => {
+  const summaries = generated(8000, 13);
+  const own = getPriority();
+  const lowered: number[] = [];
+  const pairs = await onThreads(summaries, 1, { background: true, helperAfterMs: 0, onBatch: () => lowered.push([...threadNiceValues().values()].filter((nice) => nice === own + 10).length) });
+  assert.deepEqual(pairs, inSteps(inputOf(summaries)));
+  assert.ok(lowered.includes(2), `join threads seen at each batch: ${lowered.join(", ")}`);
+  // Without a helper, one thread at most (none once it has sent its last batch and ended).
+  const alone: number[] = [];
+  await onThreads(summaries, 1, { background: true, onBatch: () => alone.push([...threadNiceValues().values()].filter((nice) => nice === own + 10).length) });
+  assert.ok(alone.includes(1) && alone.every((count) => count <= 1), alone.join(", "));
 });
 
 const REAL = "/tmp/realskills";

@@ -3,7 +3,7 @@ import type { Worker } from "node:worker_threads";
 import { startBundledWorker } from "./bundledWorker.js";
 import type { PairFinder } from "../core/menuCompetition.js";
 import { setCount, type JoinSets } from "../core/similarityIndex.js";
-import type { JoinIndexParts, JoinReply, JoinRequest } from "./joinMessages.js";
+import { JOIN_CHUNK, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
 
 /** Below this many summaries the join takes less than starting a thread does. */
 const MINIMUM_SETS = 2_000;
@@ -21,6 +21,11 @@ export interface ThreadedJoinOptions {
   readonly background?: boolean;
   /** The fewest sets worth a thread (default 2,000). */
   readonly minimumSets?: number;
+  /**
+   * A join still probing this long after its index is built gets one more thread, beside those it has (default:
+   * none). With a core spared, a long join (tens of thousands of summaries from a few words) then takes both.
+   */
+  readonly helperAfterMs?: number;
 }
 
 /**
@@ -35,6 +40,7 @@ export class ThreadedPairFinder implements PairFinder {
   readonly #threads: number;
   readonly #minimumSets: number;
   readonly #background: boolean;
+  readonly #helperAfterMs: number | undefined;
 
   constructor(options: ThreadedJoinOptions = {}) {
     const fromEnvironment = Number(process.env.SKILL_LSP_JOIN_THREADS);
@@ -42,6 +48,7 @@ export class ThreadedPairFinder implements PairFinder {
     this.#threads = Math.max(1, options.threads ?? (Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : Math.min(2, cores)));
     this.#minimumSets = options.minimumSets ?? MINIMUM_SETS;
     this.#background = options.background ?? false;
+    this.#helperAfterMs = options.helperAfterMs;
   }
 
   find(sets: JoinSets, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined {
@@ -58,24 +65,30 @@ export class ThreadedPairFinder implements PairFinder {
     }
     if (workers.length === 0) return undefined;
     const next = new Int32Array(new SharedArrayBuffer(4));
+    const builders = workers.length;
     const parts: (readonly Int32Array[])[] = [];
     let partsIn = 0;
+    let index: JoinIndexParts | undefined;
     return new Promise<void>((resolve, reject) => {
-      let running = workers.length;
+      let running = 0;
       let settled = false;
+      let helping: ReturnType<typeof setTimeout> | undefined;
       const stop = () => {
         settled = true;
+        clearTimeout(helping);
         for (const worker of workers) void worker.terminate();
       };
-      workers.forEach((worker, k) => {
+      const watch = (worker: Worker, part: number) => {
+        running++;
         let finished = false;
         worker.on("message", (reply: JoinReply) => {
           if (settled) return;
           if (reply.kind === "index") {
-            parts[k] = reply.arrays;
-            if (++partsIn < workers.length) return;
-            const index: JoinIndexParts = { parts };
+            parts[part] = reply.arrays;
+            if (++partsIn < builders) return;
+            index = { parts };
             for (const each of workers) each.postMessage(index);
+            if (this.#helperAfterMs !== undefined) helping = setTimeout(help, this.#helperAfterMs);
             return;
           }
           deliver(reply.pairs, reply.count);
@@ -92,7 +105,25 @@ export class ThreadedPairFinder implements PairFinder {
         };
         worker.on("error", lost);
         worker.on("exit", () => lost());
-        worker.postMessage({ sets, next, part: k, parts: workers.length, background: this.#background } satisfies JoinRequest);
+      };
+      // A join still probing after a while gets one more thread, which probes the rest of the positions beside the others.
+      const help = () => {
+        if (settled || !index || Atomics.load(next, 0) * JOIN_CHUNK >= setCount(sets)) return;
+        let helper: Worker | undefined;
+        try {
+          helper = startWorker();
+        } catch {
+          // The join goes on with the threads it has.
+        }
+        if (!helper) return;
+        workers.push(helper);
+        watch(helper, -1);
+        helper.postMessage({ sets, next, part: -1, parts: builders, background: this.#background } satisfies JoinRequest);
+        helper.postMessage(index);
+      };
+      workers.forEach((worker, k) => {
+        watch(worker, k);
+        worker.postMessage({ sets, next, part: k, parts: builders, background: this.#background } satisfies JoinRequest);
       });
     });
   }
