@@ -32,9 +32,9 @@ export interface ThreadedJoinOptions {
  * Finds the menu-similar join's pairs on threads of their own, so the calling thread stays free: each thread
  * builds a part of the whole prefix index (the keys ≡ its number modulo the threads) into shared memory, at the
  * same time; once every part is there, each probes against all of them, taking chunks of positions from one
- * shared counter. The index is in memory once, whatever the threads. Declines (undefined) for a small join, when
- * `SKILL_LSP_JOIN=main`, or when no thread can start; a thread that fails rejects the promise (the caller then
- * finds the pairs itself, from the start).
+ * shared counter (a thread started later, with `helperAfterMs`, only probes). The index is in memory once,
+ * whatever the threads. Declines (undefined) for a small join, when `SKILL_LSP_JOIN=main`, or when no thread can
+ * start; a thread that fails rejects the promise (the caller then finds the pairs itself, from the start).
  */
 export class ThreadedPairFinder implements PairFinder {
   readonly #threads: number;
