@@ -321,8 +321,14 @@ export class MenuCompetition {
   mayWarn(skill: SkillFile): boolean {
     if (!competesOnMenu(skill) || this.#state === "deferred" || this.#state === "building") return false;
     if (this.#state === "idle") return true;
-    const found = this.#closest.get(skill.uri);
-    return found === undefined || found.closest.length > 0;
+    let found = this.#closest.get(skill.uri);
+    if (!found) {
+      // Not asked yet since the comparison (its closest were gathered) or since a change near it: asked now, and
+      // kept only when it has a neighbour, whose warnings are made next.
+      found = this.#index.closest(skill.uri, LIMIT);
+      if (found.closest.length > 0) this.#closest.set(skill.uri, found);
+    }
+    return found.closest.length > 0;
   }
 
   /** The skill's `menu-similar` warnings, one per close neighbour (at most {@link MAX_SIMILAR_REPORTED}). */
