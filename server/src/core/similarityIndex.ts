@@ -387,8 +387,7 @@ export class SimilarityIndex {
   closest(key: string, limit: number): Closest {
     const group = this.#groupOf.get(key);
     if (!group) return { closest: [], total: 0 };
-    const gathered = this.#gathered;
-    return this.#closestOf(key, group, gathered && limit <= gathered.limit ? NO_KEPT_NEIGHBOURS : this.#neighboursOf(group), limit);
+    return this.#closestOf(key, group, this.#neighboursFor(group, limit), limit);
   }
 
   /**
@@ -422,9 +421,19 @@ export class SimilarityIndex {
   }
 
   #groupClosest(group: Group, limit: number, into: Map<string, Closest>): void {
-    const gathered = this.#gathered;
-    const neighbours = gathered && limit <= gathered.limit ? NO_KEPT_NEIGHBOURS : this.#neighboursOf(group);
+    const neighbours = this.#neighboursFor(group, limit);
     for (const key of stringsOf(group.members)) into.set(key, this.#closestOf(key, group, neighbours, limit));
+  }
+
+  /** What was gathered as the pairs came, when it holds the `limit` closest. */
+  #gatheredFor(limit: number): Gathered | undefined {
+    const gathered = this.#gathered;
+    return gathered && limit <= gathered.limit ? gathered : undefined;
+  }
+
+  /** The neighbours {@link #closestOf} reads for `limit` closest: none when what was gathered answers. */
+  #neighboursFor(group: Group, limit: number): readonly number[] {
+    return this.#gatheredFor(limit) ? NO_KEPT_NEIGHBOURS : this.#neighboursOf(group);
   }
 
   /**
@@ -442,8 +451,8 @@ export class SimilarityIndex {
   }
 
   #closestOf(key: string, group: Group, neighbours: readonly number[], limit: number): Closest {
-    const gathered = this.#gathered;
-    if (gathered && limit <= gathered.limit) return this.#gatheredClosest(key, group, limit, gathered.nearest[group.id], gathered.totals[group.id] as number);
+    const gathered = this.#gatheredFor(limit);
+    if (gathered) return this.#gatheredClosest(key, group, limit, gathered.nearest[group.id], gathered.totals[group.id] as number);
     const nearest = new Nearest(limit);
     let total = stringCount(group.members) - 1;
     if (total > 0) for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
