@@ -206,43 +206,44 @@ describe("the index", () => {
     for (const key of ["a", "b", "c", "d", "e"]) assert.deepEqual(all.get(key), index.closest(key, 2), key);
   });
 
-  test("property: the closest gathered as the pairs come, with or without the lists kept, are those read from the lists", () => {
+  test("property: a linked index's closest (kept as the pairs came, or read from its rows) and who has neighbours, after any changes, are an unlinked index's", () => {
     // Few words, so that many summaries are alike and some are copies (groups of several keys).
     const near = fc.array(fc.constantFrom("find", "file", "calendar", "day", "check", "meeting", "plan", "trip"), { minLength: 2, maxLength: 5 }).map((words) => words.join(" "));
     fc.assert(
-      fc.property(fc.array(near, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 4 }), (texts, limit) => {
-        const entries = texts.map((text, i) => [`k${String(i).padStart(2, "0")}`, text] as const);
-        const listed = new SimilarityIndex();
-        listed.build(entries);
-        for (const keep of [true, false]) {
-          const gathered = new SimilarityIndex();
-          for (const [key, text] of entries) gathered.set(key, text);
-          gathered.link({ keep, gather: limit });
-          for (let asked = 1; asked <= limit; asked++) {
-            for (const [key] of entries) assert.deepEqual(gathered.closest(key, asked), listed.closest(key, asked), `${key}, ${asked} of ${limit}, keep ${keep}`);
-            assert.deepEqual(gathered.allClosest(asked), listed.allClosest(asked));
+      fc.property(
+        fc.array(near, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(fc.nat(34), fc.option(near, { nil: undefined })), { maxLength: 10 }),
+        fc.integer({ min: 1, max: 4 }),
+        (texts, edits, limit) => {
+          const key = (i: number) => `k${String(i).padStart(2, "0")}`;
+          const linked = new SimilarityIndex();
+          const probed = new SimilarityIndex();
+          texts.forEach((text, i) => {
+            linked.set(key(i), text);
+            probed.set(key(i), text);
+          });
+          // The closest kept as the pairs come, up to `limit`; past it, and after a change, the rows are read.
+          linked.link(limit);
+          const keys = texts.map((_, i) => key(i));
+          for (const asked of [1, limit, limit + 1]) for (const k of keys) assert.deepEqual(linked.closest(k, asked), probed.closest(k, asked), `${k}, ${asked} of ${limit}`);
+          for (const [at, text] of edits) {
+            linked.set(key(at), text);
+            probed.set(key(at), text);
           }
-          // Past the limit gathered, a kept index reads its lists; one linked for one report has none to read.
-          if (keep) for (const [key] of entries) assert.deepEqual(gathered.closest(key, limit + 1), listed.closest(key, limit + 1));
-          else for (const [key] of entries) if (gathered.has(key)) assert.throws(() => gathered.closest(key, limit + 1), /linked for one report/);
-        }
-      }),
-      { numRuns: 200 },
+          for (const k of [...keys, ...edits.map(([at]) => key(at))]) assert.deepEqual(linked.closest(k, limit), probed.closest(k, limit), k);
+          assert.deepEqual(linked.allClosest(limit), probed.allClosest(limit));
+          const withNeighbours = [...probed.allClosest(limit)].filter(([, found]) => found.total > 0).map(([k]) => k);
+          assert.deepEqual([...linked.keysWithNeighbours()].sort(), withNeighbours.sort());
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 
-  test("an index linked for one report refuses a change, and a kept one follows it", () => {
-    const summaries = [["a", "check calendar day meeting"], ["b", "check calendar day meetings plan"], ["c", "draft reply inbox"]] as const;
-    const once = new SimilarityIndex();
-    for (const [key, text] of summaries) once.set(key, text);
-    once.link({ keep: false, gather: 2 });
-    assert.throws(() => once.set("c", "check calendar day meeting"), /linked for one report and cannot follow changes/);
-    assert.deepEqual(once.closest("a", 2), { closest: [{ key: "b", score: 4 / Math.sqrt(20) }], total: 1 });
-    const kept = new SimilarityIndex();
-    for (const [key, text] of summaries) kept.set(key, text);
-    kept.link({ gather: 2 });
-    kept.set("c", "check calendar day meeting");
-    assert.deepEqual(kept.closest("a", 2), { closest: [{ key: "c", score: 1 }, { key: "b", score: 4 / Math.sqrt(20) }], total: 2 });
+  test("who has neighbours is asked of a linked index only", () => {
+    const index = new SimilarityIndex();
+    index.set("a", "check calendar day meeting");
+    assert.throws(() => index.keysWithNeighbours(), /before its pairs were found/);
   });
 
   test("copies of one summary are one group: 10,000 of them cost one comparison", () => {

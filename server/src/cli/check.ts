@@ -25,8 +25,7 @@ export const checkVerb: Verb = {
     const finder = new ThreadedPairFinder();
     const comparing = namespaces.filter((namespace) => {
       namespace.deferMenuSimilarity();
-      // One report: the pairs are not kept for changes that will not come, only each skill's closest.
-      namespace.startMenuSimilarity(finder, { oneReport: true });
+      namespace.startMenuSimilarity(finder);
       return namespace.advanceMenuSimilarity(Number.MAX_SAFE_INTEGER) === undefined;
     });
     const files = namespaces

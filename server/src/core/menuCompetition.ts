@@ -5,7 +5,7 @@
 import type { CoreDiagnostic } from "./diagnostics.js";
 import { DiagnosticCodes } from "./diagnostics.js";
 import { MAX_SIMILAR_REPORTED, MENU_SIMILARITY_THRESHOLD, summaryTerms } from "./similarity.js";
-import { SimilarityIndex, type Closest, type JoinSets, type LinkOptions, type PairIntake, type SimilarityJoin } from "./similarityIndex.js";
+import { SimilarityIndex, type Closest, type JoinSets, type PairIntake, type SimilarityJoin } from "./similarityIndex.js";
 import type { SkillFile } from "./skillFile.js";
 import { trimmedLength } from "./text.js";
 
@@ -62,8 +62,7 @@ export class MenuCompetition {
   /** The URIs of the skills as the build began, indexed first (each looked up when its turn comes); those changed meanwhile are in #toIndex too. */
   #startedWith: readonly string[] = [];
   #startedAt = 0;
-  #toQuery: string[] = [];
-  #phase: "index" | "join" | "query" = "index";
+  #phase: "index" | "join" = "index";
   #indexing: IterableIterator<string> | undefined;
   #join: SimilarityJoin | undefined;
   /** Where the pairs are found while not in steps here, and what it found: batches still to take in. */
@@ -78,9 +77,6 @@ export class MenuCompetition {
   #wake: (() => void) | undefined;
   /** Changes that came while the pairs were being found (the index is fixed meanwhile): applied after. */
   readonly #pending = new Map<string, readonly string[] | undefined>();
-  #cursor = 0;
-  /** False for one report: the pairs found are not kept to follow changes ({@link start}). */
-  #keep = true;
 
   /** `skills` lists the namespace's skills when the index is first needed; `lookup` finds one by URI. */
   constructor(skills: () => Iterable<SkillFile>, lookup: (uri: string) => SkillFile | undefined) {
@@ -100,23 +96,20 @@ export class MenuCompetition {
 
   /**
    * Begins building the index in steps over the namespace's skills as they are now (later changes are followed);
-   * with a `finder`, its pairs are found there while the steps here only take them in. With `oneReport`, the
-   * warnings are made once and no change may follow: the pairs are not kept, only each skill's closest.
+   * with a `finder`, its pairs are found there while the steps here only take them in.
    */
-  start(finder?: PairFinder, { oneReport = false }: { readonly oneReport?: boolean } = {}): void {
+  start(finder?: PairFinder): void {
     if (this.#state !== "idle" && this.#state !== "deferred") return;
     this.#state = "building";
     this.#finder = finder;
-    this.#keep = !oneReport;
     this.#phase = "index";
     // A copy of the list, not a set of 100,000 URIs: hashing each held the main thread 40 ms or more.
     this.#startedWith = Array.from(this.#skills(), (skill) => skill.uri);
     this.#startedAt = 0;
-    this.#cursor = 0;
   }
 
   /**
-   * Does about `units` units of the building (a unit: one summary read, indexed, compared or queried). Answers
+   * Does about `units` units of the building (a unit: one summary read and indexed, or compared). Answers
    * undefined while there is more to do; once the index is ready, the URIs of the skills that now have warnings.
    */
   advance(units: number): Set<string> | undefined {
@@ -145,7 +138,7 @@ export class MenuCompetition {
         this.#toIndex.delete(uri);
         const skill = this.#lookup(uri);
         this.#index.setSummary(uri, competesOnMenu(skill) ? (skill.summary ?? "") : undefined);
-      } else if (this.#phase === "join") {
+      } else {
         if (this.#intake || (this.#finder && !this.#join && this.#startElsewhere())) {
           budget = this.#takeIn(budget);
           if (!this.#found || this.#arrived.length > 0) {
@@ -156,7 +149,7 @@ export class MenuCompetition {
           this.#intake = undefined;
           this.#foundElsewhere = true;
         } else {
-          this.#join ??= this.#index.startLink(this.#linkOptions());
+          this.#join ??= this.#index.startLink(LIMIT);
           const done = this.#join.advance(budget);
           budget = 0;
           if (!done) continue;
@@ -164,19 +157,9 @@ export class MenuCompetition {
         }
         for (const [uri, terms] of this.#pending) this.#apply(uri, terms);
         this.#pending.clear();
-        // Each skill's closest were gathered as the pairs came: who has a neighbour is known without asking each.
-        const gathered = this.#index.keysWithNeighbours();
-        if (gathered) return this.#finish(gathered);
-        this.#phase = "query";
-        this.#toQuery = [];
-        for (const skill of this.#skills()) if (this.#index.has(skill.uri)) this.#toQuery.push(skill.uri);
-        this.#cursor = 0;
-      } else {
-        const uri = this.#toQuery[this.#cursor++];
-        if (uri === undefined) return this.#finish(this.#warnedQueried());
-        if (this.#closest.has(uri)) continue;
-        budget--;
-        this.#index.closestOfGroup(uri, LIMIT, this.#closest);
+        this.#state = "ready";
+        // Who has a neighbour is read from the pairs kept; each skill's closest were kept as the pairs came.
+        return this.#index.keysWithNeighbours();
       }
     }
     return undefined;
@@ -197,14 +180,9 @@ export class MenuCompetition {
     return this.#sleeping;
   }
 
-  /** Each skill's closest are gathered as the pairs come, while the pairs are found elsewhere or in steps here. */
-  #linkOptions(): LinkOptions {
-    return { keep: this.#keep, gather: LIMIT };
-  }
-
   /** Hands the join to the finder; false when it declines. */
   #startElsewhere(): boolean {
-    const intake = this.#index.startLinkElsewhere(this.#linkOptions());
+    const intake = this.#index.startLinkElsewhere(LIMIT);
     const wake = () => {
       const waiting = this.#wake;
       this.#wake = undefined;
@@ -264,20 +242,6 @@ export class MenuCompetition {
     return budget;
   }
 
-  /** The building's end: answers the skills with a warning to show. */
-  #finish(warned: Set<string>): Set<string> {
-    this.#state = "ready";
-    this.#toQuery = [];
-    return warned;
-  }
-
-  /** The skills queried that have a neighbour. */
-  #warnedQueried(): Set<string> {
-    const warned = new Set<string>();
-    for (const [uri, found] of this.#closest) if (found.total > 0) warned.add(uri);
-    return warned;
-  }
-
   /** Follows a skill's change (undefined: absent before, or removed). Answers the other URIs to diagnose again. */
   change(uri: string, previous: SkillFile | undefined, next: SkillFile | undefined): string[] {
     if (this.#state === "idle" || this.#state === "deferred") return [];
@@ -288,11 +252,9 @@ export class MenuCompetition {
       return [];
     }
     const terms = termsOf(next);
-    if (this.#state === "building") {
-      if (this.#phase === "join") {
-        this.#pending.set(uri, terms);
-        return [];
-      }
+    if (this.#state === "building" && this.#phase === "join") {
+      this.#pending.set(uri, terms);
+      return [];
     }
     const affected = this.#apply(uri, terms);
     if (this.#state === "building") return [];
@@ -302,7 +264,6 @@ export class MenuCompetition {
 
   /**
    * Sets a skill's terms in the index and forgets the closest neighbours of everyone it was or is now close to.
-   * While building, they are queried again in their turn; nobody shows a warning before the end.
    */
   #apply(uri: string, terms: readonly string[] | undefined): Set<string> {
     const affected = new Set(this.#index.neighbours(uri).map((neighbour) => neighbour.key));
@@ -310,10 +271,6 @@ export class MenuCompetition {
     for (const neighbour of this.#index.neighbours(uri)) affected.add(neighbour.key);
     this.#closest.delete(uri);
     for (const key of affected) this.#closest.delete(key);
-    if (this.#state === "building" && this.#phase === "query") {
-      if (terms !== undefined) this.#toQuery.push(uri);
-      for (const key of affected) this.#toQuery.push(key);
-    }
     return affected;
   }
 
@@ -323,8 +280,8 @@ export class MenuCompetition {
     if (this.#state === "idle") return true;
     let found = this.#closest.get(skill.uri);
     if (!found) {
-      // Not asked yet since the comparison (its closest were gathered) or since a change near it: asked now, and
-      // kept only when it has a neighbour, whose warnings are made next.
+      // Not asked yet since the comparison or since a change near it: asked now, and kept only when it has a
+      // neighbour, whose warnings are made next.
       found = this.#index.closest(skill.uri, LIMIT);
       if (found.closest.length > 0) this.#closest.set(skill.uri, found);
     }

@@ -505,11 +505,10 @@ export class Namespace {
 
   /**
    * Begins building the `menu-similar` index over the skills as they are now; later changes are followed. With
-   * a `finder` the pairs are found there (another thread) and the steps here only take them in. `oneReport`: the
-   * warnings are made once (`check`), and the namespace must not change after.
+   * a `finder` the pairs are found there (another thread) and the steps here only take them in.
    */
-  startMenuSimilarity(finder?: PairFinder, options?: { readonly oneReport?: boolean }): void {
-    this.#competition.start(finder, options);
+  startMenuSimilarity(finder?: PairFinder): void {
+    this.#competition.start(finder);
   }
 
   /**

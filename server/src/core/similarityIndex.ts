@@ -11,6 +11,7 @@
  *   compared through per-term lists, reading only its rarest terms' lists.
  * Both are exact: every pair at or above the threshold, none below.
  */
+import { NearestGroups, NeighbourLists, PairCollector } from "./neighbourLists.js";
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, summaryTerms, termOf } from "./similarity.js";
 import { stringCount, stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { RangeTable } from "./text.js";
@@ -55,7 +56,6 @@ interface Group {
 const EPSILON = 1e-9;
 
 const NO_NEIGHBOURS: Closest = Object.freeze({ closest: Object.freeze([]), total: 0 });
-const NO_KEPT_NEIGHBOURS: readonly number[] = Object.freeze([]);
 
 /** The most words a summary index remembers before it starts again (a saving, not a registry). */
 const MAX_REMEMBERED_WORDS = 100_000;
@@ -95,15 +95,12 @@ export class SimilarityIndex {
   readonly #termIds = new Map<string, number>();
   /** By term id: the groups that hold it. */
   readonly #termGroups: number[][] = [];
-  /** By group id, once linked: its neighbours' group ids and scores, interleaved. */
-  #neighbours: (number[] | undefined)[] | undefined;
-  /** Linked for one report ({@link LinkOptions.keep} false): no list kept, so no change can be followed. */
-  #frozen = false;
-  /**
-   * By group id, gathered as the pairs come ({@link LinkOptions.gather}): the closest members of other groups
-   * met, and how many members they have in all. Valid until the first change after the link.
-   */
-  #gathered: Gathered | undefined;
+  /** Once linked: each group's neighbours. */
+  #neighbours: NeighbourLists | undefined;
+  /** The pairs of a join under way, as they come. */
+  #collecting: PairCollector | undefined;
+  /** Each group's closest, kept as the pairs came (see {@link link}): valid until the first change after. */
+  #nearest: NearestGroups | undefined;
   /** A join under way, here or elsewhere: the index must not change until it ends. */
   #joining: SimilarityJoin | PairIntake | undefined;
   /** By group id: the last probe that met it. */
@@ -144,24 +141,26 @@ export class SimilarityIndex {
     this.link();
   }
 
-  /** Finds every pair at once, so that later questions and changes read and update the pairs found. */
-  link(options?: LinkOptions): void {
-    const join = this.startLink(options);
+  /**
+   * Finds every pair at once, so that later questions and changes read and update the pairs found. With
+   * `nearest`, each summary's closest that many are kept as the pairs come, and {@link closest} up to that limit
+   * reads them until the first change.
+   */
+  link(nearest = 0): void {
+    const join = this.startLink(nearest);
     while (!join.advance(Number.MAX_SAFE_INTEGER));
   }
 
   /** {@link link} in steps: call `advance` on the answer until it says it is done; no change may come between. */
-  startLink(options?: LinkOptions): SimilarityJoin {
+  startLink(nearest = 0): SimilarityJoin {
     if (this.#joining instanceof SimilarityJoin) return this.#joining;
     if (this.#joining) throw new Error("The similarity index's pairs are being found elsewhere.");
     const live = this.#liveGroups();
-    this.#beginLink(options);
+    const found = this.#beginLink(nearest);
     const join = new SimilarityJoin(
       joinInput(this.#threshold, live.map((group) => group.terms), this.#termGroups.map((groups) => groups.length)),
-      (a, b, score) => this.#pair(live[a] as Group, live[b] as Group, score),
-      () => {
-        this.#joining = undefined;
-      },
+      (a, b, score) => found(live[a] as Group, live[b] as Group, score),
+      () => this.#endLink(),
     );
     this.#joining = join;
     return join;
@@ -171,10 +170,10 @@ export class SimilarityIndex {
    * {@link link} with the pairs found elsewhere (on other threads): the answer holds the join's input and takes
    * the pairs found; no change may come between its start and its end or abandon.
    */
-  startLinkElsewhere(options?: LinkOptions): PairIntake {
+  startLinkElsewhere(nearest = 0): PairIntake {
     if (this.#joining) throw new Error("The similarity index's pairs are being found already.");
     const live = this.#liveGroups();
-    this.#beginLink(options);
+    const found = this.#beginLink(nearest);
     // Only copied here: ordering the sets and ranking their terms, a pass that paused this thread for 200 ms at
     // 100,000 summaries, is the finder's (on its own thread).
     const sets = joinSets(this.#threshold, live.map((group) => group.terms), this.#termGroups.map((groups) => groups.length));
@@ -185,59 +184,45 @@ export class SimilarityIndex {
         for (let k = 3 * from; k < 3 * to; k += 3) {
           const first = live[pairs[k] as number] as Group;
           const second = live[pairs[k + 1] as number] as Group;
-          this.#pair(first, second, pairScore(pairs[k + 2] as number, first.terms.length, second.terms.length));
+          found(first, second, pairScore(pairs[k + 2] as number, first.terms.length, second.terms.length));
         }
       },
       end: () => {
-        if (this.#joining === intake) this.#joining = undefined;
+        if (this.#joining === intake) this.#endLink();
       },
       abandon: () => {
         if (this.#joining !== intake) return;
         this.#joining = undefined;
-        this.#neighbours = undefined;
-        this.#frozen = false;
-        this.#gathered = undefined;
+        this.#collecting = undefined;
+        this.#nearest = undefined;
       },
     };
     this.#joining = intake;
     return intake;
   }
 
-  #beginLink({ keep = true, gather = 0 }: LinkOptions = {}): void {
-    this.#neighbours = [];
-    this.#frozen = !keep;
-    this.#gathered = gather > 0 ? { limit: gather, nearest: [], totals: new Int32Array(this.#byId.length), floors: new Float64Array(this.#byId.length) } : undefined;
+  /** Starts collecting a join's pairs: answers what takes each pair found. */
+  #beginLink(nearest: number): (first: Group, second: Group, score: number) => void {
+    this.#neighbours = undefined;
+    const collected = new PairCollector();
+    const kept = nearest > 0 ? new NearestGroups(this.#byId.length, nearest, (id) => firstKey(this.#byId[id] as Group), (id) => stringCount((this.#byId[id] as Group).members)) : undefined;
+    this.#collecting = collected;
+    this.#nearest = kept;
+    return (first, second, score) => {
+      collected.add(first.id, second.id, score);
+      kept?.offer(first.id, second.id, score);
+      kept?.offer(second.id, first.id, score);
+    };
+  }
+
+  #endLink(): void {
+    this.#joining = undefined;
+    this.#neighbours = this.#collecting?.lists(this.#byId.length);
+    this.#collecting = undefined;
   }
 
   #liveGroups(): Group[] {
     return this.#byId.filter((group): group is Group => group !== undefined);
-  }
-
-  #pair(first: Group, second: Group, score: number): void {
-    if (!this.#frozen) {
-      const neighbours = this.#neighbours as (number[] | undefined)[];
-      (neighbours[first.id] ??= []).push(second.id, score);
-      (neighbours[second.id] ??= []).push(first.id, score);
-    }
-    if (this.#gathered) {
-      this.#gather(first, second, score);
-      this.#gather(second, first, score);
-    }
-  }
-
-  /** Offers the members of `other` to the closest gathered for `group`. */
-  #gather(group: Group, other: Group, score: number): void {
-    const { limit, nearest, totals, floors } = this.#gathered as Gathered;
-    const id = group.id;
-    const members = other.members;
-    totals[id] = (totals[id] as number) + (typeof members === "string" ? 1 : stringCount(members));
-    // Below a full list's last: passed over from one array, without reaching the group's list (most pairs of a
-    // summary with many neighbours, which come in any order).
-    if (score < (floors[id] as number)) return;
-    const closest = (nearest[id] ??= new Nearest(limit));
-    if (typeof members === "string") closest.offer(members, score);
-    else for (const member of this.#sorted(other, limit)) closest.offer(member, score);
-    if (closest.closest.length === limit) floors[id] = (closest.closest[limit - 1] as SimilarNeighbour).score;
   }
 
   /** Adds, replaces or (with undefined) removes the summary under a key. */
@@ -272,8 +257,7 @@ export class SimilarityIndex {
 
   #unset(key: string): void {
     if (this.#joining) throw new Error("The similarity index changed while its pairs were being found.");
-    if (this.#frozen) throw new Error("The similarity index was linked for one report and cannot follow changes.");
-    this.#gathered = undefined;
+    this.#nearest = undefined;
     const previous = this.#groupOf.get(key);
     if (!previous) return;
     this.#groupOf.delete(key);
@@ -348,8 +332,8 @@ export class SimilarityIndex {
     if (neighbours) {
       const found: number[] = [];
       this.#probe(group, (other, score) => found.push(other.id, score));
-      neighbours[id] = found;
-      for (let k = 0; k < found.length; k += 2) (neighbours[found[k] as number] ??= []).push(id, found[k + 1] as number);
+      neighbours.replace(id, found);
+      for (let k = 0; k < found.length; k += 2) neighbours.add(found[k] as number, id, found[k + 1] as number);
     }
     for (const term of terms) (this.#termGroups[term] as number[]).push(id);
     return group;
@@ -359,12 +343,8 @@ export class SimilarityIndex {
     for (const term of group.terms) removeValue(this.#termGroups[term] as number[], group.id);
     const neighbours = this.#neighbours;
     if (neighbours) {
-      const own = neighbours[group.id] ?? [];
-      for (let k = 0; k < own.length; k += 2) {
-        const list = neighbours[own[k] as number];
-        if (list) removePair(list, group.id);
-      }
-      neighbours[group.id] = undefined;
+      neighbours.forEach(group.id, (other) => neighbours.remove(other, group.id));
+      neighbours.replace(group.id, []);
     }
     this.#groups.delete(group.signature);
     this.#byId[group.id] = undefined;
@@ -387,21 +367,23 @@ export class SimilarityIndex {
   closest(key: string, limit: number): Closest {
     const group = this.#groupOf.get(key);
     if (!group) return { closest: [], total: 0 };
-    return this.#closestOf(key, group, this.#neighboursFor(group, limit), limit);
+    const nearest = this.#nearest;
+    if (nearest && limit <= nearest.limit) {
+      const each = (visit: (other: Group, score: number) => void) => nearest.forEach(group.id, (other, score) => visit(this.#byId[other] as Group, score));
+      return this.#closestOf(key, group, limit, each, nearest.totals[group.id]);
+    }
+    return this.#closestOf(key, group, limit, (visit) => this.#eachNeighbour(group, visit));
   }
 
-  /**
-   * The keys with a neighbour, read from what was gathered as the pairs came ({@link LinkOptions.gather}):
-   * undefined when nothing was gathered, or a change came since.
-   */
-  keysWithNeighbours(): Set<string> | undefined {
-    const gathered = this.#gathered;
-    if (!gathered) return undefined;
+  /** The keys with a neighbour, once linked: read from the kept pairs, without asking each. */
+  keysWithNeighbours(): Set<string> {
+    const neighbours = this.#neighbours;
+    if (!neighbours) throw new Error("The similarity index was asked who has neighbours before its pairs were found.");
     const keys = new Set<string>();
     for (const group of this.#groups.values()) {
       const members = group.members;
       if (typeof members === "string") {
-        if ((gathered.totals[group.id] as number) > 0) keys.add(members);
+        if (neighbours.count(group.id) > 0) keys.add(members);
       } else for (const key of stringsOf(members)) keys.add(key);
     }
     return keys;
@@ -410,100 +392,51 @@ export class SimilarityIndex {
   /** {@link closest} for every key, with one question per group of identical summaries rather than one per key. */
   allClosest(limit: number): Map<string, Closest> {
     const all = new Map<string, Closest>();
-    for (const group of this.#groups.values()) this.#groupClosest(group, limit, all);
+    for (const group of this.#groups.values()) {
+      // Found once for all the group's members (a probe, before linking).
+      const found: [Group, number][] = [];
+      this.#eachNeighbour(group, (other, score) => found.push([other, score]));
+      for (const key of stringsOf(group.members)) all.set(key, this.#closestOf(key, group, limit, (visit) => found.forEach(([other, score]) => visit(other, score))));
+    }
     return all;
   }
 
-  /** {@link closest} for the key and every other key with the same terms, at the cost of one question, into `into`. */
-  closestOfGroup(key: string, limit: number, into: Map<string, Closest>): void {
-    const group = this.#groupOf.get(key);
-    if (group) this.#groupClosest(group, limit, into);
-  }
-
-  #groupClosest(group: Group, limit: number, into: Map<string, Closest>): void {
-    const neighbours = this.#neighboursFor(group, limit);
-    for (const key of stringsOf(group.members)) into.set(key, this.#closestOf(key, group, neighbours, limit));
-  }
-
-  /** What was gathered as the pairs came, when it holds the `limit` closest. */
-  #gatheredFor(limit: number): Gathered | undefined {
-    const gathered = this.#gathered;
-    return gathered && limit <= gathered.limit ? gathered : undefined;
-  }
-
-  /** The neighbours {@link #closestOf} reads for `limit` closest: none when what was gathered answers. */
-  #neighboursFor(group: Group, limit: number): readonly number[] {
-    return this.#gatheredFor(limit) ? NO_KEPT_NEIGHBOURS : this.#neighboursOf(group);
-  }
-
   /**
-   * A group's neighbours, their ids and scores interleaved: the list kept once linked, read in place, else one
-   * found by a probe. A pair made for each neighbour was about a million objects in `check` on the bench's
-   * 100,000 summaries from 50 words.
+   * The closest of a key in `group`, from its neighbours as `each` visits them (the closest groups only, when
+   * `othersTotal` gives the members of all of them).
    */
-  #neighboursOf(group: Group): readonly number[] {
-    if (this.#joining) throw new Error("The similarity index was asked for neighbours while its pairs were being found.");
-    if (this.#frozen) throw new Error("The similarity index was linked for one report: it keeps no list of neighbours.");
-    if (this.#neighbours) return this.#neighbours[group.id] ?? NO_KEPT_NEIGHBOURS;
-    const found: number[] = [];
-    this.#probe(group, (other, score) => found.push(other.id, score));
-    return found;
-  }
-
-  #closestOf(key: string, group: Group, neighbours: readonly number[], limit: number): Closest {
-    const gathered = this.#gatheredFor(limit);
-    if (gathered) return this.#gatheredClosest(key, group, limit, gathered.nearest[group.id], gathered.totals[group.id] as number);
+  #closestOf(key: string, group: Group, limit: number, each: (visit: (other: Group, score: number) => void) => void, othersTotal?: number): Closest {
     const nearest = new Nearest(limit);
-    let total = stringCount(group.members) - 1;
-    if (total > 0) for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
-    for (let k = 0; k < neighbours.length; k += 2) {
-      const other = this.#byId[neighbours[k] as number] as Group;
-      const score = neighbours[k + 1] as number;
+    const own = stringCount(group.members) - 1;
+    if (own > 0) for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
+    let others = 0;
+    each((other, score) => {
       const members = other.members;
       // Nearly every group has one member: offered as it is.
       if (typeof members === "string") {
-        total++;
+        others++;
         nearest.offer(members, score);
       } else {
-        total += stringCount(members);
+        others += stringCount(members);
         for (const member of this.#sorted(other, limit)) nearest.offer(member, score);
       }
-    }
+    });
+    const total = own + (othersTotal ?? others);
     // Most summaries have no neighbour: they share one answer.
     return total === 0 ? NO_NEIGHBOURS : { closest: nearest.closest, total };
   }
 
-  /** {@link closest} from what was gathered as the pairs came: the key's own group first (they score 1), then the rest. */
-  #gatheredClosest(key: string, group: Group, limit: number, met: Nearest | undefined, others: number): Closest {
-    const own = stringCount(group.members) - 1;
-    if (own + others === 0) return NO_NEIGHBOURS;
-    const closest = met?.closest ?? [];
-    // Nearly every group has one member: its list is the one gathered, as it is.
-    if (own === 0 && closest.length <= limit) return { closest, total: others };
-    const nearest = new Nearest(limit);
-    for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
-    for (const neighbour of closest) nearest.offer(neighbour.key, neighbour.score);
-    return { closest: nearest.closest, total: own + others };
-  }
-
   /** A group's first `count` members in key order. */
   #sorted(group: Group, count: number): readonly string[] {
-    const members = group.members;
-    if (typeof members !== "object") return members === undefined ? [] : [members];
-    group.sorted ??= [...members].sort();
-    return group.sorted.length <= count ? group.sorted : group.sorted.slice(0, count);
+    const sorted = sortedMembers(group);
+    return sorted.length <= count ? sorted : sorted.slice(0, count);
   }
 
   /** Calls `found` once for each other group at or above the threshold: the pairs kept, or a probe before linking. */
   #eachNeighbour(group: Group, found: (other: Group, score: number) => void): void {
     if (this.#joining) throw new Error("The similarity index was asked for neighbours while its pairs were being found.");
-    if (this.#frozen) throw new Error("The similarity index was linked for one report: it keeps no list of neighbours.");
-    const kept = this.#neighbours?.[group.id];
-    if (this.#neighbours) {
-      if (kept) for (let k = 0; k < kept.length; k += 2) found(this.#byId[kept[k] as number] as Group, kept[k + 1] as number);
-      return;
-    }
-    this.#probe(group, found);
+    if (this.#neighbours) this.#neighbours.forEach(group.id, (other, score) => found(this.#byId[other] as Group, score));
+    else this.#probe(group, found);
   }
 
   /** Compares one group with every other through the lists of its rarest terms (see the class comment). */
@@ -556,30 +489,6 @@ export class SimilarityIndex {
     }
     return id;
   }
-}
-
-/** How {@link SimilarityIndex.link} keeps what it finds. */
-export interface LinkOptions {
-  /**
-   * Keep every group's list of neighbours, so that later changes are followed (default true). False: the index
-   * serves one report (`check`), holds no list, and refuses any change after the link.
-   */
-  readonly keep?: boolean;
-  /**
-   * Gather each group's closest `gather` neighbours as the pairs come, so that {@link SimilarityIndex.closest} up
-   * to that limit reads them rather than the lists, until the first change (default 0: none). While the pairs come
-   * from other threads, this thread is otherwise idle.
-   */
-  readonly gather?: number;
-}
-
-/** Each group's closest members of other groups met, and how many members those groups have in all (by group id). */
-interface Gathered {
-  readonly limit: number;
-  readonly nearest: (Nearest | undefined)[];
-  readonly totals: Int32Array;
-  /** The score of the last of a full list (0 until full): an offer below it is passed over. */
-  readonly floors: Float64Array;
 }
 
 /**
@@ -1238,15 +1147,18 @@ function removeValue(list: number[], value: number): void {
   list.length--;
 }
 
-/** Removes the (id, score) pair of an id from an interleaved list. */
-function removePair(list: number[], id: number): void {
-  for (let k = 0; k < list.length; k += 2) {
-    if (list[k] !== id) continue;
-    list[k] = list[list.length - 2] as number;
-    list[k + 1] = list[list.length - 1] as number;
-    list.length -= 2;
-    return;
-  }
+/** A group's members in key order, made when first asked for after a change (for a group of several). */
+function sortedMembers(group: Group): readonly string[] {
+  const members = group.members;
+  if (typeof members !== "object") return members === undefined ? [] : [members];
+  group.sorted ??= [...members].sort();
+  return group.sorted;
+}
+
+/** A group's first member in key order. */
+function firstKey(group: Group): string {
+  const members = group.members;
+  return typeof members === "string" ? members : (sortedMembers(group)[0] ?? "");
 }
 
 /** Keeps the closest `limit` neighbours offered, in order. */
@@ -1273,10 +1185,5 @@ class Nearest {
 }
 
 function byScoreThenKey(a: SimilarNeighbour, b: SimilarNeighbour): number {
-  return compareScoreThenKey(a.score, a.key, b);
-}
-
-/** {@link byScoreThenKey} of a neighbour given by its score and key. */
-function compareScoreThenKey(score: number, key: string, b: SimilarNeighbour): number {
-  return b.score - score || (key < b.key ? -1 : key > b.key ? 1 : 0);
+  return b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
