@@ -168,13 +168,20 @@ test("in the background on Linux: the join threads run below the usual priority,
 test("a join still probing when its helper is due gets a second thread, and the pairs are the same, each once", { skip: process.platform !== "linux" ? "threads are counted by their priority, per thread on Linux only" : getPriority() > 9 ? "this process runs too low to go 10 below" : false }, async () => {
   const summaries = generated(8000, 13);
   const own = getPriority();
-  const lowered: number[] = [];
-  const pairs = await onThreads(summaries, 1, { background: true, helperAfterMs: 0, onBatch: () => lowered.push([...threadNiceValues().values()].filter((nice) => nice === own + 10).length) });
-  assert.deepEqual(pairs, inSteps(inputOf(summaries)));
-  assert.ok(lowered.includes(2), `join threads seen at each batch: ${lowered.join(", ")}`);
+  const expected = inSteps(inputOf(summaries));
+  // On a loaded machine the first thread may finish before the helper has started (it then has nothing to do):
+  // a few tries, each with the same pairs, and one of them must see both threads.
+  const seen: string[] = [];
+  for (let attempt = 0; attempt < 5 && !seen.some((counts) => counts.split(", ").includes("2")); attempt++) {
+    const lowered: number[] = [];
+    const pairs = await onThreads(summaries, 1, { background: true, helperAfterMs: 0, onBatch: () => lowered.push([...threadNiceValues().values()].filter((nice) => nice === own + 10).length) });
+    assert.deepEqual(pairs, expected);
+    seen.push(lowered.join(", "));
+  }
+  assert.ok(seen.some((counts) => counts.split(", ").includes("2")), `join threads seen at each batch, try by try: ${seen.join(" | ")}`);
   // Without a helper, one thread at most (none once it has sent its last batch and ended).
   const alone: number[] = [];
-  await onThreads(summaries, 1, { background: true, onBatch: () => alone.push([...threadNiceValues().values()].filter((nice) => nice === own + 10).length) });
+  assert.deepEqual(await onThreads(summaries, 1, { background: true, onBatch: () => alone.push([...threadNiceValues().values()].filter((nice) => nice === own + 10).length) }), expected);
   assert.ok(alone.includes(1) && alone.every((count) => count <= 1), alone.join(", "));
 });
 
