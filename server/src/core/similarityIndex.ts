@@ -408,7 +408,7 @@ export class SimilarityIndex {
   #closestOf(key: string, group: Group, limit: number, each: (visit: (other: Group, score: number) => void) => void, othersTotal?: number): Closest {
     const nearest = new Nearest(limit);
     const own = stringCount(group.members) - 1;
-    if (own > 0) for (const member of this.#sorted(group, limit + 1)) if (member !== key) nearest.offer(member, 1);
+    if (own > 0) for (const member of sortedMembers(group)) if (member !== key && !nearest.offer(member, 1)) break;
     let others = 0;
     each((other, score) => {
       const members = other.members;
@@ -418,18 +418,13 @@ export class SimilarityIndex {
         nearest.offer(members, score);
       } else {
         others += stringCount(members);
-        for (const member of this.#sorted(other, limit)) nearest.offer(member, score);
+        // In key order: past the first passed over, so is the rest.
+        for (const member of sortedMembers(other)) if (!nearest.offer(member, score)) break;
       }
     });
     const total = own + (othersTotal ?? others);
     // Most summaries have no neighbour: they share one answer.
     return total === 0 ? NO_NEIGHBOURS : { closest: nearest.closest, total };
-  }
-
-  /** A group's first `count` members in key order. */
-  #sorted(group: Group, count: number): readonly string[] {
-    const sorted = sortedMembers(group);
-    return sorted.length <= count ? sorted : sorted.slice(0, count);
   }
 
   /** Calls `found` once for each other group at or above the threshold: the pairs kept, or a probe before linking. */
@@ -1170,17 +1165,20 @@ class Nearest {
     this.#limit = limit;
   }
 
-  offer(key: string, score: number): void {
+  /** False when the offer comes after the last of a full list (and so would any later key at that score). */
+  offer(key: string, score: number): boolean {
     const closest = this.closest;
     const last = closest[this.#limit - 1];
     // Once full, most offers come after the last kept: passed over without an object made for them, and the
     // keys (long URIs, alike for most of their length) compared only when the scores tie.
-    if (last && (score < last.score || (score === last.score && key >= last.key))) return;
+    if (last && (score < last.score || (score === last.score && key >= last.key))) return false;
     const candidate = { key, score };
     let at = closest.length;
     while (at > 0 && byScoreThenKey(candidate, closest[at - 1] ?? candidate) < 0) at--;
-    closest.splice(at, 0, candidate);
+    if (at === closest.length) closest.push(candidate);
+    else closest.splice(at, 0, candidate);
     if (closest.length > this.#limit) closest.pop();
+    return true;
   }
 }
 
