@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { Namespace, isRefusal } from "../../server/src/core/index.js";
+import { MentionIndex } from "../../server/src/core/mentionIndex.js";
 import { skillText, skillUri } from "./helpers.js";
 
 const HANDLES = ["alpha", "beta", "gamma", "delta", "omega"];
@@ -79,4 +80,46 @@ test("indexMentions takes the loaded skills a slice at a time and says when none
   assert.equal(namespace.indexMentions(2), false);
   assert.equal(namespace.indexMentions(2), true);
   assert.deepEqual(namespace.mentioners("beta"), HANDLES.map((handle) => skillUri(handle)).sort());
+});
+
+test("property: the mention index, collected in bulk then sealed, with changes before and after, answers as one set per slug", () => {
+  const uri = fc.constantFrom("file:///a", "file:///b", "file:///c", "file:///d");
+  const slug = fc.constantFrom("alpha", "beta", "gamma");
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant("collect" as const), uri, slugs: fc.uniqueArray(slug, { maxLength: 3 }) }),
+    fc.record({ kind: fc.constant("add" as const), uri, slug }),
+    fc.record({ kind: fc.constant("remove" as const), uri, slug }),
+    fc.record({ kind: fc.constant("seal" as const) }),
+  );
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
+      const index = new MentionIndex();
+      const model = new Map<string, Set<string>>();
+      const has = (s: string, u: string) => model.get(s)?.has(u) === true;
+      for (const o of ops) {
+        if (o.kind === "seal") index.seal();
+        else if (o.kind === "collect") {
+          // As the namespace does: a file's mentions go in once, after any it had are out.
+          if (o.slugs.some((s) => has(s, o.uri))) continue;
+          index.collect(o.uri, o.slugs);
+          for (const s of o.slugs) model.set(s, (model.get(s) ?? new Set()).add(o.uri));
+        } else if (o.kind === "add") {
+          if (has(o.slug, o.uri)) continue;
+          index.add(o.slug, o.uri);
+          model.set(o.slug, (model.get(o.slug) ?? new Set()).add(o.uri));
+        } else {
+          if (!has(o.slug, o.uri)) continue;
+          if (!index.remove(o.slug, o.uri)) {
+            assert.equal(index.sealed, false, "only a mention collected and not sealed is refused");
+            index.seal();
+            assert.equal(index.remove(o.slug, o.uri), true);
+          }
+          model.get(o.slug)?.delete(o.uri);
+        }
+      }
+      index.seal();
+      for (const s of ["alpha", "beta", "gamma"]) assert.deepEqual(index.uris(s).sort(), [...(model.get(s) ?? [])].sort(), s);
+    }),
+    { numRuns: 2000 },
+  );
 });

@@ -2,6 +2,7 @@ import { CONFIG_FILE_NAME, isConfigUri, parseConfigFile, type ConfigFile, type C
 import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from "./diagnostics.js";
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { MentionCandidates, type CandidateSlots } from "./mentionCandidates.js";
+import { MentionIndex } from "./mentionIndex.js";
 import { advertisedLineLength, advertisedLineOf, countAdvertisedLines, MenuTally } from "./alignment.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
@@ -108,7 +109,7 @@ export class Namespace {
   readonly #invalidHandles = new UriIndex();
   readonly #declaredTools = new Map<string, DeclaredTool[]>();
   /** Files (skills and configs) that mention a slug. */
-  readonly #mentioners = new UriIndex();
+  readonly #mentioners = new MentionIndex();
   /**
    * Skills taken by {@link load} whose mentions are not in {@link #mentioners} yet: no diagnosis needs them, so the
    * first index leaves them to {@link indexMentions} (or to the first question that reads the index).
@@ -407,13 +408,14 @@ export class Namespace {
       if (left-- <= 0) return false;
       this.#mentionsToIndex.delete(uri);
       const skill = this.#skills.get(uri);
-      if (skill) this.#indexMentionsOf(skill);
+      if (skill) this.#indexMentionsOf(skill, true);
     }
+    this.#mentioners.seal();
     return true;
   }
 
   #indexAllMentions(): void {
-    if (this.#mentionsToIndex.size > 0) this.indexMentions(Number.MAX_SAFE_INTEGER);
+    this.indexMentions(Number.MAX_SAFE_INTEGER);
   }
 
   /** Resolves a slug, case-insensitively, to a tool, a skill or nothing. A tool wins over a skill that collides with it. */
@@ -652,20 +654,25 @@ export class Namespace {
     else this.#enabledSoleClaims.delete(slug);
   }
 
-  #indexMentionsOf(skill: SkillFile): void {
+  /** `bulk`: the mentions of a skill the first read took in, collected with the rest (see MentionIndex). */
+  #indexMentionsOf(skill: SkillFile, bulk = false): void {
     // The slugs alone: a released skill makes no mention object for them.
     const slugs = mentionSlugs(skill);
-    if (slugs.length > FEW_MENTIONS) {
-      for (const slug of new Set(slugs)) this.#mentioners.add(slug, skill.uri);
-      return;
+    let unique: readonly string[];
+    if (slugs.length > FEW_MENTIONS) unique = [...new Set(slugs)];
+    else {
+      // A few mentions, compared, cost less than a Set.
+      unique = slugs.filter((slug, i) => slugs.indexOf(slug) === i);
     }
-    for (let i = 0; i < slugs.length; i++) {
-      const slug = slugs[i] as string;
-      // A slug the file mentioned before is in already: a few mentions, compared, cost less than the index's look-up.
-      let again = false;
-      for (let j = 0; j < i && !again; j++) again = slugs[j] === slug;
-      if (!again) this.#mentioners.add(slug, skill.uri);
-    }
+    if (bulk) this.#mentioners.collect(skill.uri, unique);
+    else for (const slug of unique) this.#mentioners.add(slug, skill.uri);
+  }
+
+  /** Takes out one file's mention of a slug; a mention collected with the first read's is taken out once they are all in. */
+  #removeMention(slug: string, uri: string): void {
+    if (this.#mentioners.remove(slug, uri)) return;
+    this.#indexAllMentions();
+    this.#mentioners.remove(slug, uri);
   }
 
   #unindexSkill(skill: SkillFile): void {
@@ -673,7 +680,7 @@ export class Namespace {
     else this.#invalidHandles.remove(skill.slug, skill.uri);
     // Mentions never indexed have nothing to take out.
     if (this.#mentionsToIndex.delete(skill.uri)) return;
-    for (const mention of skill.mentions) this.#mentioners.remove(mention.slug, skill.uri);
+    for (const mention of skill.mentions) this.#removeMention(mention.slug, skill.uri);
   }
 
   #indexDocument(document: AgentDocument): void {
@@ -682,7 +689,7 @@ export class Namespace {
   }
 
   #unindexDocument(document: AgentDocument): void {
-    for (const mention of document.mentions) this.#mentioners.remove(mention.slug, document.uri);
+    for (const mention of document.mentions) this.#removeMention(mention.slug, document.uri);
     if (document.command) this.#commands.remove(document.command, document.uri);
   }
 
@@ -704,7 +711,7 @@ export class Namespace {
       if (rest.length > 0) this.#declaredTools.set(key, rest);
       else this.#declaredTools.delete(key);
     }
-    for (const mention of config.mentions) this.#mentioners.remove(mention.slug, config.uri);
+    for (const mention of config.mentions) this.#removeMention(mention.slug, config.uri);
   }
 
   /** Everything whose diagnostics depend on what a slug names: its mentioners, its claimants, and the configs. */

@@ -32,6 +32,10 @@ export function withoutString(entry: Strings, value: string): Strings {
   return entry.slice(0, at).concat(entry.slice(at + 1));
 }
 
+export function hasString(entry: Strings, value: string): boolean {
+  return entry === undefined ? false : typeof entry === "string" ? entry === value : entry instanceof Set ? entry.has(value) : entry.includes(value);
+}
+
 export function stringsOf(entry: Strings): Iterable<string> {
   return entry === undefined ? [] : typeof entry === "string" ? [entry] : entry;
 }

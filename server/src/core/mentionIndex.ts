@@ -1,0 +1,137 @@
+/**
+ * Slug → the URIs of the files that mention it: what references, rename and a change's dependents read.
+ *
+ * The bulk, the mentions of the files a workspace's first read took in, is collected into typed arrays and
+ * sealed into one row of file numbers per slug. Held as a small array or Set per slug, the 600,000 mentions of
+ * 100,000 skills were built while the menu's summaries were compared, and the collector copied them from
+ * one young generation to the next: completion then waited up to 15 ms. Changes after the seal are kept beside
+ * the rows, as the files added to a slug and the files taken from its row.
+ */
+import { hasString, stringsOf, withString, withoutString, type Strings } from "./strings.js";
+
+export class MentionIndex {
+  /** While collecting: each slug's number, each file's URI by number, and the (slug, file) pairs. */
+  readonly #slugIds = new Map<string, number>();
+  readonly #files: string[] = [];
+  #pairSlugs = new Int32Array(1024);
+  #pairFiles = new Int32Array(1024);
+  #pairCount = 0;
+  /** Once sealed: by slug number, its row of file numbers, from `starts[id]` to `starts[id + 1]`. */
+  #starts: Int32Array | undefined;
+  #rows: Int32Array | undefined;
+  /** Files that mention a slug besides its row (all of them before the seal), and files taken from its row. */
+  readonly #added = new Map<string, Strings>();
+  readonly #removed = new Map<string, Strings>();
+
+  get sealed(): boolean {
+    return this.#starts !== undefined;
+  }
+
+  /** Takes a file's mentions into the bulk (`slugs` unique); after the seal, they are added as changes. */
+  collect(uri: string, slugs: Iterable<string>): void {
+    if (this.sealed) {
+      for (const slug of slugs) this.add(slug, uri);
+      return;
+    }
+    const file = this.#files.push(uri) - 1;
+    for (const slug of slugs) {
+      let id = this.#slugIds.get(slug);
+      if (id === undefined) {
+        id = this.#slugIds.size;
+        this.#slugIds.set(slug, id);
+      }
+      if (this.#pairCount === this.#pairSlugs.length) this.#grow();
+      this.#pairSlugs[this.#pairCount] = id;
+      this.#pairFiles[this.#pairCount] = file;
+      this.#pairCount++;
+    }
+  }
+
+  /** Makes the rows of what was collected: from then on, every mention of a file is a change beside them. */
+  seal(): void {
+    if (this.sealed) return;
+    const slugs = this.#slugIds.size;
+    const starts = new Int32Array(slugs + 1);
+    for (let k = 0; k < this.#pairCount; k++) {
+      const next = (this.#pairSlugs[k] as number) + 1;
+      starts[next] = (starts[next] as number) + 1;
+    }
+    for (let id = 0; id < slugs; id++) starts[id + 1] = (starts[id + 1] as number) + (starts[id] as number);
+    const rows = new Int32Array(this.#pairCount);
+    const next = starts.slice(0, slugs);
+    for (let k = 0; k < this.#pairCount; k++) {
+      const id = this.#pairSlugs[k] as number;
+      const at = next[id] as number;
+      next[id] = at + 1;
+      rows[at] = this.#pairFiles[k] as number;
+    }
+    this.#starts = starts;
+    this.#rows = rows;
+    this.#pairSlugs = new Int32Array(0);
+    this.#pairFiles = new Int32Array(0);
+    this.#pairCount = 0;
+  }
+
+  add(slug: string, uri: string): void {
+    const removed = this.#removed.get(slug);
+    if (hasString(removed, uri)) {
+      this.#setEntry(this.#removed, slug, withoutString(removed, uri));
+      return;
+    }
+    if (this.#rowHas(slug, uri)) return;
+    this.#setEntry(this.#added, slug, withString(this.#added.get(slug), uri));
+  }
+
+  /**
+   * Takes one file's mention of a slug out. False, with nothing changed, for a mention collected but not sealed
+   * yet: the caller collects the rest and seals, then asks again.
+   */
+  remove(slug: string, uri: string): boolean {
+    const added = this.#added.get(slug);
+    if (hasString(added, uri)) {
+      this.#setEntry(this.#added, slug, withoutString(added, uri));
+      return true;
+    }
+    if (!this.sealed) return false;
+    if (this.#rowHas(slug, uri)) this.#setEntry(this.#removed, slug, withString(this.#removed.get(slug), uri));
+    return true;
+  }
+
+  /** The URIs that mention a slug, each once. Reads the bulk only once sealed (a caller seals first). */
+  uris(slug: string): string[] {
+    const found: string[] = [];
+    const id = this.#slugIds.get(slug);
+    if (id !== undefined && this.#starts && this.#rows) {
+      const removed = this.#removed.get(slug);
+      const gone = removed === undefined ? undefined : new Set(stringsOf(removed));
+      for (let k = this.#starts[id] as number; k < (this.#starts[id + 1] as number); k++) {
+        const uri = this.#files[this.#rows[k] as number] as string;
+        if (!gone?.has(uri)) found.push(uri);
+      }
+    }
+    for (const uri of stringsOf(this.#added.get(slug))) found.push(uri);
+    return found;
+  }
+
+  #rowHas(slug: string, uri: string): boolean {
+    const id = this.#slugIds.get(slug);
+    if (id === undefined || !this.#starts || !this.#rows) return false;
+    for (let k = this.#starts[id] as number; k < (this.#starts[id + 1] as number); k++) if (this.#files[this.#rows[k] as number] === uri) return true;
+    return false;
+  }
+
+  #setEntry(map: Map<string, Strings>, slug: string, entry: Strings): void {
+    if (entry === undefined) map.delete(slug);
+    else map.set(slug, entry);
+  }
+
+  #grow(): void {
+    const size = 2 * this.#pairSlugs.length;
+    const slugs = new Int32Array(size);
+    slugs.set(this.#pairSlugs);
+    this.#pairSlugs = slugs;
+    const files = new Int32Array(size);
+    files.set(this.#pairFiles);
+    this.#pairFiles = files;
+  }
+}
