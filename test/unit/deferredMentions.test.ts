@@ -118,7 +118,7 @@ test("property: the mention index, collected in bulk then sealed, with changes b
         }
       }
       index.seal();
-      for (const s of ["alpha", "beta", "gamma"]) assert.deepEqual(index.uris(s).sort(), [...(model.get(s) ?? [])].sort(), s);
+      for (const s of ["alpha", "beta", "gamma"]) assert.deepEqual([...index.uris(s)].sort(), [...(model.get(s) ?? [])].sort(), s);
     }),
     { numRuns: 2000 },
   );

@@ -4,8 +4,8 @@
  * The bulk, the mentions of the files a workspace's first read took in, is collected into typed arrays and
  * sealed into one row of file numbers per slug. Held as a small array or Set per slug, the 600,000 mentions of
  * 100,000 skills were built while the menu's summaries were compared, and the collector copied them from
- * one young generation to the next: completion then waited up to 15 ms. Changes after the seal are kept beside
- * the rows, as the files added to a slug and the files taken from its row.
+ * one young generation to the next: completion then waited up to 15 ms. A slug changed after the seal has its
+ * list copied out of its row once, and kept as before: a small array or a Set.
  */
 import { hasString, stringsOf, withString, withoutString, type Strings } from "./strings.js";
 
@@ -19,9 +19,10 @@ export class MentionIndex {
   /** Once sealed: by slug number, its row of file numbers, from `starts[id]` to `starts[id + 1]`. */
   #starts: Int32Array | undefined;
   #rows: Int32Array | undefined;
-  /** Files that mention a slug besides its row (all of them before the seal), and files taken from its row. */
-  readonly #added = new Map<string, Strings>();
-  readonly #removed = new Map<string, Strings>();
+  /** Before the seal: files added one by one (an open editor's), beside what is collected. */
+  readonly #early = new Map<string, Strings>();
+  /** After the seal: the whole list of each slug changed since, which its row no longer answers for. */
+  readonly #changed = new Map<string, Strings>();
 
   get sealed(): boolean {
     return this.#starts !== undefined;
@@ -35,13 +36,8 @@ export class MentionIndex {
     }
     const file = this.#files.push(uri) - 1;
     for (const slug of slugs) {
-      let id = this.#slugIds.get(slug);
-      if (id === undefined) {
-        id = this.#slugIds.size;
-        this.#slugIds.set(slug, id);
-      }
       if (this.#pairCount === this.#pairSlugs.length) this.#grow();
-      this.#pairSlugs[this.#pairCount] = id;
+      this.#pairSlugs[this.#pairCount] = this.#slugId(slug);
       this.#pairFiles[this.#pairCount] = file;
       this.#pairCount++;
     }
@@ -70,16 +66,19 @@ export class MentionIndex {
     this.#pairSlugs = new Int32Array(0);
     this.#pairFiles = new Int32Array(0);
     this.#pairCount = 0;
+    // A slug with files added early: its whole list, the row's files and those.
+    for (const [slug, early] of this.#early) {
+      let entry: Strings = undefined;
+      for (const uri of this.uris(slug)) entry = withString(entry, uri);
+      for (const uri of stringsOf(early)) entry = withString(entry, uri);
+      this.#changed.set(slug, entry);
+    }
+    this.#early.clear();
   }
 
   add(slug: string, uri: string): void {
-    const removed = this.#removed.get(slug);
-    if (hasString(removed, uri)) {
-      this.#setEntry(this.#removed, slug, withoutString(removed, uri));
-      return;
-    }
-    if (this.#rowHas(slug, uri)) return;
-    this.#setEntry(this.#added, slug, withString(this.#added.get(slug), uri));
+    if (!this.sealed) this.#setEntry(this.#early, slug, withString(this.#early.get(slug), uri));
+    else this.#changed.set(slug, withString(this.#own(slug), uri));
   }
 
   /**
@@ -87,37 +86,42 @@ export class MentionIndex {
    * yet: the caller collects the rest and seals, then asks again.
    */
   remove(slug: string, uri: string): boolean {
-    const added = this.#added.get(slug);
-    if (hasString(added, uri)) {
-      this.#setEntry(this.#added, slug, withoutString(added, uri));
+    if (!this.sealed) {
+      const early = this.#early.get(slug);
+      if (!hasString(early, uri)) return false;
+      this.#setEntry(this.#early, slug, withoutString(early, uri));
       return true;
     }
-    if (!this.sealed) return false;
-    if (this.#rowHas(slug, uri)) this.#setEntry(this.#removed, slug, withString(this.#removed.get(slug), uri));
+    this.#changed.set(slug, withoutString(this.#own(slug), uri));
     return true;
   }
 
   /** The URIs that mention a slug, each once. Reads the bulk only once sealed (a caller seals first). */
-  uris(slug: string): string[] {
+  uris(slug: string): Iterable<string> {
+    if (this.#changed.has(slug)) return stringsOf(this.#changed.get(slug));
     const found: string[] = [];
     const id = this.#slugIds.get(slug);
     if (id !== undefined && this.#starts && this.#rows) {
-      const removed = this.#removed.get(slug);
-      const gone = removed === undefined ? undefined : new Set(stringsOf(removed));
-      for (let k = this.#starts[id] as number; k < (this.#starts[id + 1] as number); k++) {
-        const uri = this.#files[this.#rows[k] as number] as string;
-        if (!gone?.has(uri)) found.push(uri);
-      }
+      for (let k = this.#starts[id] as number; k < (this.#starts[id + 1] as number); k++) found.push(this.#files[this.#rows[k] as number] as string);
     }
-    for (const uri of stringsOf(this.#added.get(slug))) found.push(uri);
     return found;
   }
 
-  #rowHas(slug: string, uri: string): boolean {
-    const id = this.#slugIds.get(slug);
-    if (id === undefined || !this.#starts || !this.#rows) return false;
-    for (let k = this.#starts[id] as number; k < (this.#starts[id + 1] as number); k++) if (this.#files[this.#rows[k] as number] === uri) return true;
-    return false;
+  /** A slug's list as a changed one: its row's files, copied out the first time. */
+  #own(slug: string): Strings {
+    if (this.#changed.has(slug)) return this.#changed.get(slug);
+    let entry: Strings = undefined;
+    for (const uri of this.uris(slug)) entry = withString(entry, uri);
+    return entry;
+  }
+
+  #slugId(slug: string): number {
+    let id = this.#slugIds.get(slug);
+    if (id === undefined) {
+      id = this.#slugIds.size;
+      this.#slugIds.set(slug, id);
+    }
+    return id;
   }
 
   #setEntry(map: Map<string, Strings>, slug: string, entry: Strings): void {
