@@ -8,6 +8,7 @@
  * list copied out of its row once, and kept as before: a small array or a Set.
  */
 import { hasString, stringsOf, withString, withoutString, type Strings } from "./strings.js";
+import { grown } from "./typedArrays.js";
 
 export class MentionIndex {
   /** While collecting: each slug's number, each file's URI by number, and the (slug, file) pairs. */
@@ -131,11 +132,7 @@ export class MentionIndex {
 
   #grow(): void {
     const size = 2 * this.#pairSlugs.length;
-    const slugs = new Int32Array(size);
-    slugs.set(this.#pairSlugs);
-    this.#pairSlugs = slugs;
-    const files = new Int32Array(size);
-    files.set(this.#pairFiles);
-    this.#pairFiles = files;
+    this.#pairSlugs = grown(this.#pairSlugs, size);
+    this.#pairFiles = grown(this.#pairFiles, size);
   }
 }

@@ -15,6 +15,7 @@ import { NearestGroups, NeighbourLists, PairCollector } from "./neighbourLists.j
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, summaryTerms, termOf } from "./similarity.js";
 import { stringCount, stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { RangeTable } from "./text.js";
+import { grown } from "./typedArrays.js";
 
 /** A summary close to another one, with their score. */
 export interface SimilarNeighbour {
@@ -1126,12 +1127,6 @@ function eachSubset(ranks: Int32Array, start: number, length: number, c: number,
 function mix(hash: number): number {
   const h = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
   return (h ^ (h >>> 12)) & 0x3fffffff;
-}
-
-function grown(from: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const grownArray = new Int32Array(size);
-  grownArray.set(from);
-  return grownArray;
 }
 
 /** Removes one occurrence of a value from an unordered list, by moving the last entry into its place. */
