@@ -514,12 +514,13 @@ export class Namespace {
   }
 
   /**
-   * A skill's `menu-similar` warnings alone: what {@link diagnose} puts last in its list. For a caller that
-   * diagnosed the skill before they were ready and adds them after, without diagnosing it all again.
+   * A skill's `menu-similar` warnings alone: what {@link diagnose} puts last in its list. For a report that
+   * diagnosed the skill before they were ready and adds them after, without diagnosing it all again, once per
+   * skill: nothing is kept for a later ask.
    */
   menuSimilarDiagnostics(uri: string): CoreDiagnostic[] {
     const skill = this.#skills.get(uri);
-    return skill ? this.#competition.diagnose(skill, (other) => this.#skills.get(other)) : [];
+    return skill ? this.#competition.diagnoseOnce(skill, (other) => this.#skills.get(other)) : [];
   }
 
   /** True when the `menu-similar` pairs came from the finder given to {@link startMenuSimilarity}. */
