@@ -8,7 +8,7 @@
  * list copied out of its row once, and kept as before: a small array or a Set.
  */
 import { hasString, stringsOf, withString, withoutString, type Strings } from "./strings.js";
-import { grown } from "./typedArrays.js";
+import { grown, rowsByKey } from "./typedArrays.js";
 
 export class MentionIndex {
   /** While collecting: each slug's number, each file's URI by number, and the (slug, file) pairs. */
@@ -47,21 +47,9 @@ export class MentionIndex {
   /** Makes the rows of what was collected: from then on, every mention of a file is a change beside them. */
   seal(): void {
     if (this.sealed) return;
-    const slugs = this.#slugIds.size;
-    const starts = new Int32Array(slugs + 1);
-    for (let k = 0; k < this.#pairCount; k++) {
-      const next = (this.#pairSlugs[k] as number) + 1;
-      starts[next] = (starts[next] as number) + 1;
-    }
-    for (let id = 0; id < slugs; id++) starts[id + 1] = (starts[id + 1] as number) + (starts[id] as number);
+    const { starts, order } = rowsByKey(this.#pairSlugs, this.#pairCount, this.#slugIds.size);
     const rows = new Int32Array(this.#pairCount);
-    const next = starts.slice(0, slugs);
-    for (let k = 0; k < this.#pairCount; k++) {
-      const id = this.#pairSlugs[k] as number;
-      const at = next[id] as number;
-      next[id] = at + 1;
-      rows[at] = this.#pairFiles[k] as number;
-    }
+    for (let at = 0; at < this.#pairCount; at++) rows[at] = this.#pairFiles[order[at] as number] as number;
     this.#starts = starts;
     this.#rows = rows;
     this.#pairSlugs = new Int32Array(0);
@@ -69,8 +57,7 @@ export class MentionIndex {
     this.#pairCount = 0;
     // A slug with files added early: its whole list, the row's files and those.
     for (const [slug, early] of this.#early) {
-      let entry: Strings = undefined;
-      for (const uri of this.uris(slug)) entry = withString(entry, uri);
+      let entry = this.#own(slug);
       for (const uri of stringsOf(early)) entry = withString(entry, uri);
       this.#changed.set(slug, entry);
     }

@@ -4,7 +4,7 @@
  * join thread, had the server's main thread collect its young generation every 80 ms at 100,000 summaries, each
  * collection copying the arrays made since the last (3 to 11 ms while completion waited).
  */
-import { grown } from "./typedArrays.js";
+import { grown, rowsByKey } from "./typedArrays.js";
 
 /** The pairs of a join as they come: group ids and scores in growing typed arrays, nothing made per pair. */
 export class PairCollector {
@@ -21,37 +21,22 @@ export class PairCollector {
     this.#count++;
   }
 
-  get count(): number {
-    return this.#count;
-  }
-
   /** Each group's row, both directions of every pair; group ids are below `groupCount`. */
   lists(groupCount: number): NeighbourLists {
     const count = this.#count;
-    const starts = new Int32Array(groupCount + 1);
+    // Entry 2k is pair k seen from its first group, 2k + 1 from its second: the other end is entry e ^ 1.
+    const ends = new Int32Array(2 * count);
     for (let k = 0; k < count; k++) {
-      const first = (this.#firsts[k] as number) + 1;
-      const second = (this.#seconds[k] as number) + 1;
-      starts[first] = (starts[first] as number) + 1;
-      starts[second] = (starts[second] as number) + 1;
+      ends[2 * k] = this.#firsts[k] as number;
+      ends[2 * k + 1] = this.#seconds[k] as number;
     }
-    for (let id = 0; id < groupCount; id++) starts[id + 1] = (starts[id + 1] as number) + (starts[id] as number);
+    const { starts, order } = rowsByKey(ends, 2 * count, groupCount);
     const ids = new Int32Array(2 * count);
     const scores = new Float64Array(2 * count);
-    // Filled from each row's start, which `next` moves along; a copy, so the starts stay.
-    const next = starts.slice(0, groupCount);
-    for (let k = 0; k < count; k++) {
-      const first = this.#firsts[k] as number;
-      const second = this.#seconds[k] as number;
-      const score = this.#scores[k] as number;
-      const a = next[first] as number;
-      next[first] = a + 1;
-      ids[a] = second;
-      scores[a] = score;
-      const b = next[second] as number;
-      next[second] = b + 1;
-      ids[b] = first;
-      scores[b] = score;
+    for (let at = 0; at < 2 * count; at++) {
+      const entry = order[at] as number;
+      ids[at] = ends[entry ^ 1] as number;
+      scores[at] = this.#scores[entry >> 1] as number;
     }
     return new NeighbourLists(starts, ids, scores);
   }
@@ -138,7 +123,6 @@ export class NeighbourLists {
     return id + 1 < this.#starts.length ? (this.#starts[id + 1] as number) : 0;
   }
 }
-
 
 /**
  * Each group's closest other groups, kept as the pairs come (in typed arrays: nothing made per pair), so that
