@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -42,6 +42,22 @@ describe("the command line", () => {
     assert.equal(result.code, 1);
     assert.ok(Buffer.byteLength(result.out) > 2 * 65_536, String(Buffer.byteLength(result.out)));
     assert.equal(result.out, `${expected.join("\n")}\n`);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("check piped into a reader that stops after the first line (`| head -1`) ends quietly, with status 141", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "skill-cli-"));
+    for (let i = 0; i < 3000; i++) writeFileSync(path.join(folder, `step-${i}.skill.md`), `---\nsummary: Walk w${i}a and w${i}b.\n---\nThen ask @nowhere-${i}.\n`);
+    const child = spawn(process.execPath, [SERVER, "check", folder], { cwd: folder, stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    // The first chunk read, the pipe is closed, as `head` closes it after its lines.
+    const first = await new Promise<string>((resolve) => child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString())));
+    child.stdout.destroy();
+    const status = await new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+    assert.match(first, /^step-\d+\.skill\.md:4:10 error unknown-mention @nowhere-\d+ /);
+    assert.equal(err, "");
+    assert.equal(status, 141);
     rmSync(folder, { recursive: true, force: true });
   });
 
