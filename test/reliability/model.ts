@@ -181,7 +181,7 @@ export class Model {
       const competes = (skill: ModelSkill) => skill.valid && skill.enabled && skill.advertised && skill.hasSummary && skill.nonces !== "";
       if (competes(file)) {
         const alike = [...this.files.values()].filter((other) => other.kind === "skill" && other.uri !== file.uri && other.slug !== file.slug && competes(other) && other.nonces === file.nonces);
-        for (let i = 0; i < Math.min(alike.length, 5); i++) codes.push("menu-similar");
+        if (alike.length > 0) codes.push("menu-similar");
       }
     } else {
       for (let i = 0; i < file.invalidEntries; i++) codes.push("config-invalid");

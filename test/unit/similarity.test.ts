@@ -288,7 +288,7 @@ describe("menu-similar", () => {
     assert.match(onA.message, /^The summary of @find-file-fast is so like @fetch-my-file's \(similarity 1\.00; the warning starts at 0\.70\)/);
     assert.match(onB.message, /@fetch-my-file is so like @find-file-fast's/);
     assert.deepEqual(onA.range, ns.skill(A)?.summaryRange);
-    assert.deepEqual(onA.related, [{ uri: B, range: ns.skill(B)?.summaryRange, message: "@fetch-my-file's summary" }]);
+    assert.deepEqual(onA.related, [{ uri: B, range: ns.skill(B)?.summaryRange, message: "@fetch-my-file's summary (similarity 1.00)" }]);
     assert.deepEqual(similar(ns.diagnose(C)), []);
   });
 
@@ -320,14 +320,32 @@ describe("menu-similar", () => {
     assert.deepEqual(similar(ns.diagnose(B)), []);
   });
 
-  test(`at most ${MAX_SIMILAR_REPORTED} warnings, closest first; the last says how many more`, () => {
+  test(`one warning names the ${MAX_SIMILAR_REPORTED} closest, each a related location, and says how many more`, () => {
     const files: Record<string, string> = { [A]: skill("check calendar day meeting") };
     for (let i = 0; i < 8; i++) files[skillUri(`twin-${i}`)] = skill(i < 2 ? "check calendar day meeting" : "check calendar day meeting plan");
     const ns = workspace(files);
     const found = similar(ns.diagnose(A));
-    assert.equal(found.length, MAX_SIMILAR_REPORTED);
-    assert.deepEqual(found.map((diagnostic) => /@(twin-\d)'s/.exec(diagnostic.message)?.[1]), ["twin-0", "twin-1", "twin-2", "twin-3", "twin-4"]);
-    assert.match(found.at(-1)?.message ?? "", / 3 more skills are as close\.$/);
+    assert.equal(found.length, 1);
+    const [warning] = found;
+    assert.match(
+      warning?.message ?? "",
+      /^The summary of @find-file-fast is so like @twin-0's \(similarity 1\.00\), @twin-1's \(1\.00\), @twin-2's \(0\.89\), @twin-3's \(0\.89\) and @twin-4's \(0\.89\) that .* pick any of them .* \(the warning starts at 0\.70\)\..* 3 more skills are as close\.$/,
+    );
+    assert.deepEqual(
+      warning?.related?.map((related) => [related.uri, related.message]),
+      [0, 1, 2, 3, 4].map((i) => [skillUri(`twin-${i}`), `@twin-${i}'s summary (similarity ${i < 2 ? "1.00" : "0.89"})`]),
+    );
+    assert.deepEqual(warning?.related?.[2]?.range, ns.skill(skillUri("twin-2"))?.summaryRange);
+  });
+
+  test("a handle two files claim is named once in the message, each file a related location", () => {
+    const summary = "check calendar day meeting";
+    const twins = [skillUri("twin", "one"), skillUri("twin", "two")];
+    const ns = workspace({ [A]: skill(summary), [twins[0] as string]: skill(summary), [twins[1] as string]: skill(summary), [B]: skill(`${summary} plan`) });
+    const [warning, ...others] = similar(ns.diagnose(A));
+    assert.deepEqual(others, []);
+    assert.match(warning?.message ?? "", /is so like @twin's \(similarity 1\.00\) and @fetch-my-file's \(0\.89\) that/);
+    assert.deepEqual(warning?.related?.map((related) => related.uri), [...twins, B]);
   });
 
   test("property: diagnostics kept by incremental updates equal those of a namespace built afresh", () => {
