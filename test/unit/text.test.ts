@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as fc from "fast-check";
 import { comparePositions, LineMap, rangeContains } from "../../server/src/core/index.js";
-import { interned, internedSlice } from "../../server/src/core/text.js";
+import { interned, internedSlice, startsWithFromEnd } from "../../server/src/core/text.js";
 import { cursor } from "./helpers.js";
 
 describe("LineMap", () => {
@@ -101,4 +101,14 @@ test("internedSlice gives the text of the range, for any text and range, across 
   });
   ranges.forEach(([start, end], i) => assert.equal(internedSlice(text, start, end), slugs[i]));
   ranges.forEach(([start, end], i) => assert.equal(internedSlice(text, start, end), slugs[i]));
+});
+
+test("startsWithFromEnd answers as startsWith, for any text and prefix", () => {
+  const piece = fc.string({ unit: fc.constantFrom("a", "b", "/", "é", "🎉"), maxLength: 12 });
+  fc.assert(
+    fc.property(piece, piece, fc.boolean(), (text, prefix, joined) => {
+      const whole = joined ? prefix + text : text;
+      assert.equal(startsWithFromEnd(whole, prefix), whole.startsWith(prefix));
+    }),
+  );
 });

@@ -1,5 +1,5 @@
 import type { OptionalVersionedTextDocumentIdentifier, Range as LspRange, RenameFile, TextDocumentEdit, WorkspaceEdit } from "vscode-languageserver-types";
-import { AGENT_SKILL_FILE, handleFromUri, isRefusal, isSkillUri, segmentsOf, sigilOf, type Namespace, type Position, type RenamePlan, type Refusal, type TextEdit } from "../core/index.js";
+import { AGENT_SKILL_FILE, handleFromUri, isRefusal, isSkillUri, segmentsOf, sigilOf, startsWithFromEnd, type Namespace, type Position, type RenamePlan, type Refusal, type TextEdit } from "../core/index.js";
 import { mentionAt, onDeclaration, type WorkspaceFile } from "./lookup.js";
 
 /** The version a client holds for an open document, or null for one read from disk. */
@@ -28,8 +28,10 @@ export function renameEdit(plan: RenamePlan, versionOf: VersionOf, includeFileRe
   const { oldUri, newUri } = plan.fileRename;
   // A moved folder's own files are edited after the move, under their new URIs: VS Code resolves a workspace
   // edit's text edits after its file operations, so an edit of a file inside the old folder finds nothing.
-  const movesFolder = includeFileRename && oldUri !== plan.skill.uri;
-  const inside = (uri: string) => movesFolder && uri.startsWith(`${oldUri}/`);
+  // Asked of every edited file, twice: `startsWith` (and the prefix made each time) were most of a thousand-file
+  // folder rename's own time.
+  const folderPrefix = includeFileRename && oldUri !== plan.skill.uri ? `${oldUri}/` : undefined;
+  const inside = (uri: string) => folderPrefix !== undefined && startsWithFromEnd(uri, folderPrefix);
   const textEdit = (uri: string, edits: readonly TextEdit[] | undefined, version: number | null): TextDocumentEdit => ({
     textDocument: { uri, version } satisfies OptionalVersionedTextDocumentIdentifier,
     // The plan's edits are already { range, newText }: copied as an array, not object by object.
