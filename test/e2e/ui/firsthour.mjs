@@ -1,7 +1,8 @@
 // UI test in the real workbench for a new user's first hour: Show Output shows the server's channel, a refused
-// rename is an error at once, a mention being typed is not flagged, a YAML mistake is explained, and the two
-// hovers share one style. Screenshots go to the artifacts folder (docs/screenshots/ holds copies).
+// rename is an error at once, a mention being typed is not flagged, alike summaries get one warning each, a YAML
+// mistake is explained, and the two hovers share one style. Screenshots go to the artifacts folder (docs/screenshots/ holds copies).
 //   node test/e2e/run.mjs --ui test/e2e/ui/firsthour.mjs --extension . --workspace <copy of examples>
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, pickQuickItem, runCommand } from "./workbench.mjs";
 
@@ -9,7 +10,7 @@ import { expect, pickQuickItem, runCommand } from "./workbench.mjs";
  * @param {import('playwright-core').Page} page
  * @param {{ artifactsDir: string, workspace: string }} context
  */
-export async function run(page, { artifactsDir }) {
+export async function run(page, { artifactsDir, workspace }) {
   const shot = (name) => page.screenshot({ path: path.join(artifactsDir, name) });
   await page.setViewportSize({ width: 1280, height: 800 });
   await openFile(page, "meeting-prep.skill.md");
@@ -93,6 +94,23 @@ export async function run(page, { artifactsDir }) {
   const editorText = await editor.innerText();
   expect(!/FAILED\s+"Prepare me/.test(editorText), "routing output is drawn inline under the failure badge");
   await shot("testing-badges.png");
+
+  // Two new skills on the menu whose summaries are alike to follow-up's: each of the three gets one warning naming
+  // the others, and the Problems pane lists their summaries under it as related locations.
+  const work = path.join(workspace, "skills/work");
+  writeFileSync(path.join(work, "promise-keeper.skill.md"), "---\nsummary: Keep track of what the user promised to someone and remind them before it is due.\n---\nList the promises.\n");
+  writeFileSync(path.join(work, "due-reminder.skill.md"), "---\nsummary: Remind the user of what they promised someone, before it is due.\n---\nCheck the notebook.\n");
+  const config = path.join(workspace, "skills.json");
+  writeFileSync(config, readFileSync(config, "utf8").replace('"@retry-search"]', '"@retry-search", "@promise-keeper", "@due-reminder"]'));
+  await page.keyboard.press("Control+Shift+M");
+  const markers = page.locator(".markers-panel");
+  await markers.getByText("The summary of @follow-up is so like @promise-keeper's (similarity 1.00) and @due-reminder's (0.82)", { exact: false }).first().waitFor({ timeout: 60_000 });
+  await markers.getByText("@due-reminder's summary (similarity 0.82)", { exact: false }).first().waitFor({ timeout: 15_000 });
+  // The pane's rows past its bottom are not drawn: the status bar counts the warnings, the examples' only ones.
+  const warnings = await page.locator(".statusbar-item[id='status.problems']").first().textContent();
+  expect(/^\D*\d+\D+3\D*$/.test(warnings ?? ""), `the status bar counts "${warnings}", not one warning for each of the three skills`);
+  await shot("menu-similar.png");
+  await page.keyboard.press("Control+J");
 
   // A YAML mistake in the summary: the Problems pane says what is wrong and how to fix it.
   await gotoText(page, editor, "summary: ", 9);
