@@ -316,7 +316,7 @@ export class MenuCompetition {
     }
     const { closest, total } = found;
     // One pass over the neighbours: `check` asks this of every warned skill (45,000 of 100,000 realistic ones).
-    const shown: { readonly score: number; readonly other: SkillFile }[] = [];
+    const shown: ShownNeighbour[] = [];
     let dropped = 0;
     for (const neighbour of closest) {
       const other = lookup(neighbour.key);
@@ -351,11 +351,17 @@ export class MenuCompetition {
   }
 }
 
+/** A close neighbour a warning names, with its similarity. */
+interface ShownNeighbour {
+  readonly score: number;
+  readonly other: SkillFile;
+}
+
 /**
  * The message of a skill's one warning for all its close neighbours. A warning for each put up to five alike
  * warnings on one summary: 141,000 lines of `check` at 100,000 realistic skills, of which 45,000 have a neighbour.
  */
-function similarMessage(slug: string, shown: readonly { readonly score: number; readonly other: SkillFile }[], more: number): string {
+function similarMessage(slug: string, shown: readonly ShownNeighbour[], more: number): string {
   const rest = more > 0 ? ` ${more} more skill${more === 1 ? " is" : "s are"} as close.` : "";
   const first = shown[0];
   if (shown.length === 1 && first)
