@@ -87,10 +87,10 @@ function bruteForce(summaries: readonly string[]): number {
   return count;
 }
 
-async function onThreads(summaries: readonly string[], threads: number, options: { background?: boolean; helperAfterMs?: number; onBatch?: () => void } = {}): Promise<string[]> {
+async function onThreads(summaries: readonly string[], threads: number, options: { background?: boolean; probers?: number; onBatch?: () => void } = {}): Promise<string[]> {
   const input = inputOf(summaries);
   const pairs: [number, number, number][] = [];
-  const finding = new ThreadedPairFinder({ threads, minimumSets: 0, background: options.background, helperAfterMs: options.helperAfterMs }).find(setsOf(summaries), (batch, count) => {
+  const finding = new ThreadedPairFinder({ threads, minimumSets: 0, background: options.background, probers: options.probers }).find(setsOf(summaries), (batch, count) => {
     options.onBatch?.();
     for (let k = 0; k < 3 * count; k += 3) {
       const a = batch[k] as number;
@@ -124,11 +124,12 @@ test("a whole prefix index, in one part or three, probed in any order finds each
   assert.deepEqual(lines(fromParts), expected);
 });
 
-test("on one, two and three threads: the pairs of the join in steps, each once", async () => {
+test("on one, two and three threads, and with threads that only probe: the pairs of the join in steps, each once", async () => {
   const summaries = generated(4000, 11);
   const expected = inSteps(inputOf(summaries));
   assert.ok(expected.length > 10_000, String(expected.length));
   for (const threads of [1, 2, 3]) assert.deepEqual(await onThreads(summaries, threads), expected, `${threads} threads`);
+  for (const [threads, probers] of [[1, 1], [2, 1], [1, 2]] as const) assert.deepEqual(await onThreads(summaries, threads, { probers }), expected, `${threads} building, ${probers} probing`);
 });
 
 /** The nice value of each of this process's threads (Linux), by thread id. */
@@ -165,23 +166,23 @@ test("in the background on Linux: the join threads run below the usual priority,
   assert.ok(plain.length > 0 && [...(plain[0] as Map<number, number>).values()].every((nice) => nice === own), JSON.stringify([...(plain[0] ?? [])]));
 });
 
-test("a join still probing when its helper is due gets a second thread, and the pairs are the same, each once", { skip: process.platform !== "linux" ? "threads are counted by their priority, per thread on Linux only" : getPriority() > 9 ? "this process runs too low to go 10 below" : false }, async () => {
+test("a thread that only probes runs beside the one that builds, below the usual priority too, and the pairs are the same, each once", { skip: process.platform !== "linux" ? "threads are counted by their priority, per thread on Linux only" : getPriority() > 9 ? "this process runs too low to go 10 below" : false }, async () => {
   const summaries = generated(8000, 13);
   const own = getPriority();
   const expected = inSteps(inputOf(summaries));
-  // On a loaded machine the first thread may finish before the helper has started (it then has nothing to do):
-  // a few tries, each with the same pairs, and one of them must see both threads.
+  const lowered = () => [...threadNiceValues().values()].filter((nice) => nice === own + 10).length;
+  // On a loaded machine one thread may take every chunk before the other has read the index (it then ends at
+  // once): a few tries, each with the same pairs, and one of them must see both threads at a batch.
   const seen: string[] = [];
   for (let attempt = 0; attempt < 5 && !seen.some((counts) => counts.split(", ").includes("2")); attempt++) {
-    const lowered: number[] = [];
-    const pairs = await onThreads(summaries, 1, { background: true, helperAfterMs: 0, onBatch: () => lowered.push([...threadNiceValues().values()].filter((nice) => nice === own + 10).length) });
-    assert.deepEqual(pairs, expected);
-    seen.push(lowered.join(", "));
+    const counts: number[] = [];
+    assert.deepEqual(await onThreads(summaries, 1, { background: true, probers: 1, onBatch: () => counts.push(lowered()) }), expected);
+    seen.push(counts.join(", "));
   }
   assert.ok(seen.some((counts) => counts.split(", ").includes("2")), `join threads seen at each batch, try by try: ${seen.join(" | ")}`);
-  // Without a helper, one thread at most (none once it has sent its last batch and ended).
+  // Without one, a single thread at most (none once it has sent its last batch and ended).
   const alone: number[] = [];
-  assert.deepEqual(await onThreads(summaries, 1, { background: true, onBatch: () => alone.push([...threadNiceValues().values()].filter((nice) => nice === own + 10).length) }), expected);
+  assert.deepEqual(await onThreads(summaries, 1, { background: true, onBatch: () => alone.push(lowered()) }), expected);
   assert.ok(alone.includes(1) && alone.every((count) => count <= 1), alone.join(", "));
 });
 

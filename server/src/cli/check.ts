@@ -21,8 +21,9 @@ export const checkVerb: Verb = {
     const format = values.get("--format") ?? "text";
     if (!(CHECK_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${CHECK_FORMATS.join(", ")}; got ${format}.`);
     const namespaces = await loadLibraryNamespaces(folders);
-    // The menu-similar pairs are found on other threads while this one diagnoses everything else.
-    const finder = new ThreadedPairFinder();
+    // The menu-similar pairs are found on other threads while this one diagnoses everything else: one builds the
+    // index while the other starts, then both probe (two builders each enumerate every key to keep their half).
+    const finder = new ThreadedPairFinder({ threads: 1, probers: 1 });
     const comparing = namespaces.filter((namespace) => {
       namespace.deferMenuSimilarity();
       namespace.startMenuSimilarity(finder);

@@ -83,12 +83,6 @@ const EXPECTED_RENAME_MS = 60_000;
  * 100,000 skills its p95 during the comparison was 2.25-2.72 ms against 1.68-2.34 ms now (3 alternating runs).
  */
 const MENU_SIMILARITY_SLICE_MS = 0.5;
-/**
- * A join that its one thread has not finished this long after its index is built gets a second thread (at the
- * same low priority). The bench's 100,000 realistic summaries are probed in under 2 s on one thread; its 100,000
- * summaries from 50 words take about 8 s, by when the main thread has long been idle.
- */
-const JOIN_HELPER_AFTER_MS = 2000;
 const MENU_SIMILARITY_STEP_UNITS = 4;
 /** Turns of the event loop it gives away between slices. */
 const MENU_SIMILARITY_YIELD_TURNS = 8;
@@ -627,11 +621,12 @@ export class SkillServer {
   #buildMenuSimilarity(): boolean {
     if (this.#namespace.menuSimilarityReady || this.#comparing) return false;
     this.#comparing = true;
-    // A core is left to this thread and the editor: on two cores, with one join thread completion answered sooner
-    // during the comparison than with two (bench, 50,000 skills: p95 5.9 ms against 8.8 ms) and it took no longer.
-    // The join thread also runs below this thread's priority, so this thread's collections and answers seldom wait
-    // for a core (`bench/cold.mjs --compare` on 100,000 skills, 6 alternating runs each: p95 2.20 → 1.67 ms).
-    this.#namespace.startMenuSimilarity(new ThreadedPairFinder({ spareCore: true, background: true, helperAfterMs: JOIN_HELPER_AFTER_MS }));
+    // One thread builds the join's index, which left a core to this thread and the editor meanwhile; a second
+    // thread, started with it, waits for the index and then probes beside it. Both run below this thread's priority,
+    // so its answers seldom wait for a core. At 100,000 skills (bench/cold.mjs --compare, 3 alternating runs) the
+    // comparison ended 2.3-2.5 s after the workspace's diagnostics rather than 2.7-3.5 s with one thread (and one more after 2 s);
+    // from 50 words, 6.5-7.0 s rather than 8.0 s.
+    this.#namespace.startMenuSimilarity(new ThreadedPairFinder({ spareCore: true, background: true, probers: 1 }));
     const started = Date.now();
     void (async () => {
       for (;;) {

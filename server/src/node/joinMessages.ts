@@ -14,7 +14,7 @@ export interface JoinRequest {
   readonly sets: JoinSets;
   /** Shared: the next chunk of positions to probe, taken with Atomics.add. */
   readonly next: Int32Array;
-  /** The part of the index it builds; -1 for a thread that comes once the index is built, to probe only. */
+  /** The part of the index it builds; -1 for a thread that only probes, once the index is built. */
   readonly part: number;
   readonly parts: number;
   /** Run below the other threads' priority (see {@link ThreadedJoinOptions.background}). */

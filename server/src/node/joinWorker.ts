@@ -24,7 +24,7 @@ port?.once("message", (request: JoinRequest) => {
   if (request.background) lowerThisThread();
   const input = joinInputOf(request.sets);
   port.once("message", (index: JoinIndexParts) => probe(request, input, JoinIndex.of(index.parts)));
-  // A thread that comes to help once the index is built (part -1) only probes.
+  // A thread that only probes (part -1) waits for the index the others build.
   if (request.part < 0) return;
   const built: JoinReply = { kind: "index", arrays: JoinIndex.whole(input, shared, request.part, request.parts).arrays };
   port.postMessage(built);

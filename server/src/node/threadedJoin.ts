@@ -13,26 +13,26 @@ function startWorker(): Worker | undefined {
 }
 
 export interface ThreadedJoinOptions {
-  /** Threads to share the positions among (default: `SKILL_LSP_JOIN_THREADS`, else the cores, at most 2). */
+  /** Threads that build the index, then probe (default: `SKILL_LSP_JOIN_THREADS`, else the cores, at most 2). */
   readonly threads?: number;
   /** Leave one core to the calling thread (and the editor beside it): by default one thread fewer than the cores. */
   readonly spareCore?: boolean;
   /** Run the threads below the caller's priority, on a system that sets it per thread (Linux; see joinWorker.ts). */
   readonly background?: boolean;
+  /**
+   * Threads that only probe, started with the builders and given the index once it is built (default none): the
+   * index is built once rather than in parts whose keys every builder enumerates in full.
+   */
+  readonly probers?: number;
   /** The fewest sets worth a thread (default 2,000). */
   readonly minimumSets?: number;
-  /**
-   * A join still probing this long after its index is built gets one more thread, beside those it has (default:
-   * none). With a core spared, a long join (tens of thousands of summaries from a few words) then takes both.
-   */
-  readonly helperAfterMs?: number;
 }
 
 /**
  * Finds the menu-similar join's pairs on threads of their own, so the calling thread stays free: each thread
  * builds a part of the whole prefix index (the keys ≡ its number modulo the threads) into shared memory, at the
  * same time; once every part is there, each probes against all of them, taking chunks of positions from one
- * shared counter (a thread started later, with `helperAfterMs`, only probes). The index is in memory once,
+ * shared counter (with `probers`, threads that only probe join them then). The index is in memory once,
  * whatever the threads. Declines (undefined) for a small join, when `SKILL_LSP_JOIN=main`, or when no thread can
  * start; a thread that fails rejects the promise (the caller then finds the pairs itself, from the start).
  */
@@ -40,7 +40,7 @@ export class ThreadedPairFinder implements PairFinder {
   readonly #threads: number;
   readonly #minimumSets: number;
   readonly #background: boolean;
-  readonly #helperAfterMs: number | undefined;
+  readonly #probers: number;
 
   constructor(options: ThreadedJoinOptions = {}) {
     const fromEnvironment = Number(process.env.SKILL_LSP_JOIN_THREADS);
@@ -48,7 +48,7 @@ export class ThreadedPairFinder implements PairFinder {
     this.#threads = Math.max(1, options.threads ?? (Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : Math.min(2, cores)));
     this.#minimumSets = options.minimumSets ?? MINIMUM_SETS;
     this.#background = options.background ?? false;
-    this.#helperAfterMs = options.helperAfterMs;
+    this.#probers = Math.max(0, options.probers ?? 0);
   }
 
   find(sets: JoinSets, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined {
@@ -64,18 +64,24 @@ export class ThreadedPairFinder implements PairFinder {
       // Fewer threads, or none: the join runs on those that started.
     }
     if (workers.length === 0) return undefined;
-    const next = new Int32Array(new SharedArrayBuffer(4));
     const builders = workers.length;
+    try {
+      for (let k = 0; k < this.#probers; k++) {
+        const worker = startWorker();
+        if (!worker) break;
+        workers.push(worker);
+      }
+    } catch {
+      // The builders probe alone.
+    }
+    const next = new Int32Array(new SharedArrayBuffer(4));
     const parts: (readonly Int32Array[])[] = [];
     let partsIn = 0;
-    let index: JoinIndexParts | undefined;
     return new Promise<void>((resolve, reject) => {
       let running = 0;
       let settled = false;
-      let helping: ReturnType<typeof setTimeout> | undefined;
       const stop = () => {
         settled = true;
-        clearTimeout(helping);
         for (const worker of workers) void worker.terminate();
       };
       const watch = (worker: Worker, part: number) => {
@@ -86,9 +92,8 @@ export class ThreadedPairFinder implements PairFinder {
           if (reply.kind === "index") {
             parts[part] = reply.arrays;
             if (++partsIn < builders) return;
-            index = { parts };
+            const index: JoinIndexParts = { parts };
             for (const each of workers) each.postMessage(index);
-            if (this.#helperAfterMs !== undefined) helping = setTimeout(help, this.#helperAfterMs);
             return;
           }
           deliver(reply.pairs, reply.count);
@@ -106,24 +111,10 @@ export class ThreadedPairFinder implements PairFinder {
         worker.on("error", lost);
         worker.on("exit", () => lost());
       };
-      // A join still probing after a while gets one more thread, which probes the rest of the positions beside the others.
-      const help = () => {
-        if (settled || !index || Atomics.load(next, 0) * JOIN_CHUNK >= setCount(sets)) return;
-        let helper: Worker | undefined;
-        try {
-          helper = startWorker();
-        } catch {
-          // The join goes on with the threads it has.
-        }
-        if (!helper) return;
-        workers.push(helper);
-        watch(helper, -1);
-        helper.postMessage({ sets, next, part: -1, parts: builders, background: this.#background } satisfies JoinRequest);
-        helper.postMessage(index);
-      };
       workers.forEach((worker, k) => {
-        watch(worker, k);
-        worker.postMessage({ sets, next, part: k, parts: builders, background: this.#background } satisfies JoinRequest);
+        const part = k < builders ? k : -1;
+        watch(worker, part);
+        worker.postMessage({ sets, next, part, parts: builders, background: this.#background } satisfies JoinRequest);
       });
     });
   }
