@@ -4,18 +4,10 @@
  * back in batches of (a, b, shared terms), the sets' numbers in the input.
  */
 import { readlinkSync } from "node:fs";
-import { constants, getPriority, setPriority } from "node:os";
+import { constants, setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { JoinIndex, JoinProber, joinInputOf, type Int32Allocator, type JoinInput } from "../core/similarityIndex.js";
 import { JOIN_BATCH_PAIRS, JOIN_CHUNK, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
-
-/**
- * How far below its process a background join thread runs: as far as `PRIORITY_BELOW_NORMAL` is below normal. At
- * 100,000 skills, with completion asked without pause during the comparison (`bench/cold.mjs --compare`), its
- * p95 was 1.69 ms at 10 below, 1.53 ms at 19 and 1.95 ms at the process's own (medians of 4 alternating runs,
- * each spread over ±0.2 ms); in a second pairing on a slower machine, 1.68 ms at 10 and 2.16 ms at 19.
- */
-const BACKGROUND_NICENESS = constants.priority.PRIORITY_BELOW_NORMAL - constants.priority.PRIORITY_NORMAL;
 
 const shared: Int32Allocator = (length) => new Int32Array(new SharedArrayBuffer(4 * length));
 
@@ -60,15 +52,19 @@ function probe(request: JoinRequest, input: JoinInput, index: JoinIndex): void {
 }
 
 /**
- * Linux keeps a nice value per thread: this thread's is raised by {@link BACKGROUND_NICENESS} (to 19 at most), so the
- * server's own thread and the editor take a core the moment they need one, and the join still gets about a tenth
- * of one against a busy normal-priority process. Elsewhere the priority is the whole process's, and it stays.
+ * Linux keeps a nice value per thread: this thread's becomes 19, the lowest, so the server's own thread and the
+ * editor take a core the moment they need one, and the join still gets about a seventieth of one against a busy
+ * normal-priority process. Elsewhere the priority is the whole process's, and it stays. At 100,000 skills, with
+ * completion asked every 20 ms during the comparison as the bench asks it (`bench/cold.mjs --compare`, two join
+ * threads on two cores), its p95 was 4.0-8.8 ms (median 4.4 ms) at 19 against 4.9-10.7 ms (median 6.5 ms) at 10,
+ * the nice value these threads had (6 alternating runs each); the comparison took as long. With one join thread
+ * and completion asked without pause, 10 and 19 had come out alike (1.5-2.2 ms).
  */
 function lowerThisThread(): void {
   if (process.platform !== "linux") return;
   try {
     const thread = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(thread) && thread > 0) setPriority(thread, Math.min(constants.priority.PRIORITY_LOW, getPriority(thread) + BACKGROUND_NICENESS));
+    if (Number.isInteger(thread) && thread > 0) setPriority(thread, constants.priority.PRIORITY_LOW);
   } catch {
     // No /proc, or not allowed: the join runs at the usual priority.
   }
