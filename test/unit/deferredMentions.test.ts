@@ -21,11 +21,14 @@ function textOf(mentions: readonly number[], enabled: boolean): string {
 type Step =
   | { readonly kind: "set"; readonly handle: number; readonly mentions: readonly number[]; readonly enabled: boolean }
   | { readonly kind: "remove"; readonly handle: number }
+  | { readonly kind: "load"; readonly handle: number; readonly mentions: readonly number[] }
   | { readonly kind: "slice"; readonly count: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("set" as const), handle: fc.nat(HANDLES.length - 1), mentions: fc.array(fc.nat(9), { maxLength: 5 }), enabled: fc.boolean() }),
   fc.record({ kind: fc.constant("remove" as const), handle: fc.nat(HANDLES.length - 1) }),
+  // A file read again later (a folder added, say): its mentions wait for the slices too, before or after they ran out.
+  fc.record({ kind: fc.constant("load" as const), handle: fc.nat(HANDLES.length - 1), mentions: fc.array(fc.nat(9), { maxLength: 5 }) }),
   fc.record({ kind: fc.constant("slice" as const), count: fc.nat(3) }),
 );
 
@@ -56,6 +59,13 @@ test("loaded files, indexed in slices with changes between, answer like files se
             continue;
           }
           const uri = skillUri(HANDLES[each.handle] ?? "");
+          if (each.kind === "load") {
+            deferred.remove(uri);
+            plain.remove(uri);
+            deferred.load(uri, textOf(each.mentions, true));
+            plain.set(uri, textOf(each.mentions, true));
+            continue;
+          }
           if (each.kind === "remove") {
             assert.deepEqual([...deferred.remove(uri)].sort(), [...plain.remove(uri)].sort(), "the files a removal makes stale");
           } else {
@@ -80,6 +90,12 @@ test("indexMentions takes the loaded skills a slice at a time and says when none
   assert.equal(namespace.indexMentions(2), false);
   assert.equal(namespace.indexMentions(2), true);
   assert.deepEqual(namespace.mentioners("beta"), HANDLES.map((handle) => skillUri(handle)).sort());
+  // Loaded after the slices ran out: taken by the next ones.
+  namespace.load(skillUri("zeta"), textOf([1], true));
+  namespace.load(skillUri("eta"), textOf([1], true));
+  assert.equal(namespace.indexMentions(1), false);
+  assert.equal(namespace.indexMentions(1), true);
+  assert.deepEqual(namespace.mentioners("beta"), [...HANDLES, "eta", "zeta"].map((handle) => skillUri(handle)).sort());
 });
 
 test("property: the mention index, collected in bulk then sealed, with changes before and after, answers as one set per slug", () => {

@@ -115,6 +115,8 @@ export class Namespace {
    * first index leaves them to {@link indexMentions} (or to the first question that reads the index).
    */
   readonly #mentionsToIndex = new Set<string>();
+  /** Where {@link indexMentions} goes on in {@link #mentionsToIndex}. */
+  #mentionsPending: Iterator<string> | undefined;
   readonly #diagnostics = new Map<string, readonly CoreDiagnostic[]>();
   /** Summaries too alike on the menu (`menu-similar`): indexed on first use, then kept up to date. */
   readonly #competition = new MenuCompetition(
@@ -403,13 +405,20 @@ export class Namespace {
    * it is read: a question before the end takes the rest at once.
    */
   indexMentions(count: number): boolean {
-    let left = count;
-    for (const uri of this.#mentionsToIndex) {
-      if (left-- <= 0) return false;
+    // One live iterator across the calls: a loop that began again at the set's start each call walked past every
+    // entry deleted so far, which V8 leaves in place until the set shrinks (85 of 97 ms in a set of 100,000 URIs).
+    const pending = (this.#mentionsPending ??= this.#mentionsToIndex.values());
+    for (let left = count; left > 0; left--) {
+      const next = pending.next();
+      // Spent only once the set is empty: a live iterator also takes what was added after it began.
+      if (next.done === true) break;
+      const uri = next.value;
       this.#mentionsToIndex.delete(uri);
       const skill = this.#skills.get(uri);
       if (skill) this.#indexMentionsOf(skill, true);
     }
+    if (this.#mentionsToIndex.size > 0) return false;
+    this.#mentionsPending = undefined;
     this.#mentioners.seal();
     return true;
   }
