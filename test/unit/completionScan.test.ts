@@ -138,7 +138,7 @@ test("laid out a few skills at a time, with files added, changed and removed bet
     steps: fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 3 }),
   });
   fc.assert(
-    fc.property(fc.array(skillArb, { minLength: 1, maxLength: 120 }), fc.array(change, { maxLength: 30 }), fc.constantFrom("a", "b", "q", "ab", "e"), (skills, changes, typed) => {
+    fc.property(fc.array(skillArb, { minLength: 1, maxLength: 240 }), fc.array(change, { maxLength: 30 }), fc.constantFrom("", "a", "b", "q", "ab", "e"), (skills, changes, typed) => {
       const namespace = new Namespace();
       const write = (skill: (typeof skills)[number]) => {
         const fields: Record<string, string | boolean> = { summary: "A test skill.", enabled: skill.enabled };
@@ -157,6 +157,22 @@ test("laid out a few skills at a time, with files added, changed and removed bet
     }),
     { numRuns: 200, endOnFailure: true },
   );
+});
+
+test("right after an index, a completion the skills laid out so far fill is answered without laying out the rest", () => {
+  const namespace = new Namespace();
+  for (let i = 0; i < 300; i++) namespace.set(skillUri(`skill-${String(i).padStart(3, "0")}`), skillText("Body.\n", { summary: "A skill." }));
+  const selfUri = skillUri("writer", "z");
+  namespace.set(selfUri, skillText("Ask @"));
+  namespace.layOutMentionCandidates(150);
+  assert.equal(namespace.mentionCandidatesSoFar().complete, false);
+  // After `@` the first 100 offered come from the first 150 slots: the rest is not needed.
+  assert.deepEqual(offered(completeAfter(namespace, selfUri, "")), plainScan(namespace, "writer", ""));
+  assert.equal(namespace.mentionCandidatesSoFar().complete, false, "the layout was finished for a list the first slots filled");
+  // A query they cannot settle lays out the rest, and answers as the plain scan.
+  namespace.set(selfUri, skillText("Ask @s299"));
+  assert.deepEqual(offered(completeAfter(namespace, selfUri, "s299")), plainScan(namespace, "writer", "s299"));
+  assert.equal(namespace.mentionCandidatesSoFar().complete, true);
 });
 
 test("a text's letters cover every character a subsequence match can use in it", () => {

@@ -104,6 +104,15 @@ export class MentionCandidates {
   }
 
   /**
+   * The slots of a layout under way as far as it has come, or all of them ({@link slots}) when none is: each
+   * slot as {@link slots} will have it, the rest coming after them.
+   */
+  slotsSoFar(skills: () => Iterable<[string, SkillFile]>): CandidateSlots & { readonly complete: boolean } {
+    if (!this.#slotOf || (!this.#layingOut && this.#removed * 2 > this.#length)) return { ...this.slots(skills), complete: true };
+    return { length: this.#length, slugs: this.#slugs, titles: this.#titles, letters: this.#letters, firstChars: this.#firstChars, complete: this.#layingOut === undefined };
+  }
+
+  /**
    * Takes up to `steps` skills into a layout ({@link slots}): true once none is left. A skill changed meanwhile
    * is written again if taken already, and taken as it is now if not.
    */

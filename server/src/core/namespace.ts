@@ -354,6 +354,14 @@ export class Namespace {
     return this.#candidates.slots(() => this.#skills.entries());
   }
 
+  /**
+   * The slots {@link mentionCandidates} has laid out so far, in its order, and whether they are all of them: a
+   * scan that ends early in them needs no more (the rest of a layout under way comes after them).
+   */
+  mentionCandidatesSoFar(): CandidateSlots & { readonly complete: boolean } {
+    return this.#candidates.slotsSoFar(() => this.#skills.entries());
+  }
+
   /** Up to `steps` skills of the layout {@link mentionCandidates} makes first: true once it needs none. */
   layOutMentionCandidates(steps: number): boolean {
     return this.#candidates.layOut(() => this.#skills.entries(), steps);
