@@ -3,13 +3,24 @@ import type { Worker } from "node:worker_threads";
 import { startBundledWorker } from "./bundledWorker.js";
 import type { PairFinder } from "../core/menuCompetition.js";
 import { setCount, type JoinSets } from "../core/similarityIndex.js";
-import { JOIN_CHUNK, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
+import type { JoinIndexParts, JoinReply, JoinRequest } from "./joinMessages.js";
 
 /** Below this many summaries the join takes less than starting a thread does. */
 const MINIMUM_SETS = 2_000;
 
-function startWorker(): Worker | undefined {
-  return startBundledWorker("join-worker.js", "joinWorker.ts");
+/** Up to `count` join threads: as many as start. */
+function startWorkers(count: number): Worker[] {
+  const workers: Worker[] = [];
+  try {
+    for (let k = 0; k < count; k++) {
+      const worker = startBundledWorker("join-worker.js", "joinWorker.ts");
+      if (!worker) break;
+      workers.push(worker);
+    }
+  } catch {
+    // Those that started.
+  }
+  return workers;
 }
 
 export interface ThreadedJoinOptions {
@@ -29,8 +40,8 @@ export interface ThreadedJoinOptions {
 }
 
 /**
- * Finds the menu-similar join's pairs on threads of their own, so the calling thread stays free: each thread
- * builds a part of the whole prefix index (the keys ≡ its number modulo the threads) into shared memory, at the
+ * Finds the menu-similar join's pairs on threads of their own, so the calling thread stays free: each building
+ * thread builds a part of the whole prefix index (the keys ≡ its number modulo the threads) into shared memory, at the
  * same time; once every part is there, each probes against all of them, taking chunks of positions from one
  * shared counter (with `probers`, threads that only probe join them then). The index is in memory once,
  * whatever the threads. Declines (undefined) for a small join, when `SKILL_LSP_JOIN=main`, or when no thread can
@@ -53,27 +64,12 @@ export class ThreadedPairFinder implements PairFinder {
 
   find(sets: JoinSets, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined {
     if (process.env.SKILL_LSP_JOIN === "main" || setCount(sets) < this.#minimumSets) return undefined;
-    const workers: Worker[] = [];
-    try {
-      for (let k = 0; k < this.#threads; k++) {
-        const worker = startWorker();
-        if (!worker) break;
-        workers.push(worker);
-      }
-    } catch {
-      // Fewer threads, or none: the join runs on those that started.
-    }
+    // Fewer threads than asked, or none, when some cannot start: the join runs on those that did.
+    const workers = startWorkers(this.#threads);
     if (workers.length === 0) return undefined;
     const builders = workers.length;
-    try {
-      for (let k = 0; k < this.#probers; k++) {
-        const worker = startWorker();
-        if (!worker) break;
-        workers.push(worker);
-      }
-    } catch {
-      // The builders probe alone.
-    }
+    // Without probers the builders probe alone.
+    workers.push(...startWorkers(this.#probers));
     const next = new Int32Array(new SharedArrayBuffer(4));
     const parts: (readonly Int32Array[])[] = [];
     let partsIn = 0;
