@@ -5,7 +5,7 @@
 import type { CoreDiagnostic } from "./diagnostics.js";
 import { DiagnosticCodes } from "./diagnostics.js";
 import { MAX_SIMILAR_REPORTED, MENU_SIMILARITY_THRESHOLD, summaryTerms } from "./similarity.js";
-import { SimilarityIndex, type Closest, type JoinSets, type PairIntake, type SimilarityJoin } from "./similarityIndex.js";
+import { SimilarityIndex, type Closest, type Int32Allocator, type JoinSets, type PairIntake, type SimilarityJoin } from "./similarityIndex.js";
 import type { SkillFile } from "./skillFile.js";
 import { trimmedLength } from "./text.js";
 
@@ -27,8 +27,13 @@ function menuKey(skill: SkillFile | undefined): string | undefined {
  * some may be missing. Undefined: it declines, and the join runs in steps on the calling thread.
  */
 export interface PairFinder {
+  /** Where the sets it is given are copied (shared memory, for threads); plain arrays when absent. */
+  readonly allocate?: Int32Allocator;
   find(sets: JoinSets, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined;
 }
+
+/** Sets copied for the finder per unit of {@link MenuCompetition.advance}: a copy costs a fraction of reading a summary. */
+const COPY_SETS_PER_UNIT = 64;
 
 /** Pairs taken in per unit of {@link MenuCompetition.advance} while they come from elsewhere. */
 const PAIRS_PER_UNIT = 16;
@@ -68,6 +73,8 @@ export class MenuCompetition {
   /** Where the pairs are found while not in steps here, and what it found: batches still to take in. */
   #finder: PairFinder | undefined;
   #intake: PairIntake | undefined;
+  /** False while the intake's sets are being copied, before the finder has them. */
+  #handedOver = false;
   readonly #arrived: { readonly pairs: Int32Array; readonly count: number }[] = [];
   #arrivedAt = 0;
   #found = false;
@@ -139,7 +146,16 @@ export class MenuCompetition {
         const skill = this.#lookup(uri);
         this.#index.setSummary(uri, competesOnMenu(skill) ? (skill.summary ?? "") : undefined);
       } else {
-        if (this.#intake || (this.#finder && !this.#join && this.#startElsewhere())) {
+        if (this.#finder && !this.#join && !this.#intake) this.#startElsewhere();
+        if (this.#intake && !this.#handedOver) {
+          // The sets are copied in steps, then handed to the finder (which may decline: then the steps are here).
+          const copied = this.#intake.copy(budget * COPY_SETS_PER_UNIT);
+          budget = 0;
+          if (!copied) continue;
+          this.#handOver();
+          continue;
+        }
+        if (this.#intake) {
           budget = this.#takeIn(budget);
           if (!this.#found || this.#arrived.length > 0) {
             if (budget > 0) return undefined;
@@ -175,14 +191,21 @@ export class MenuCompetition {
    * finder ends or fails), so the caller need not step in the meantime. Undefined otherwise.
    */
   get waiting(): Promise<void> | undefined {
-    if (!this.#intake || this.#found || this.#arrived.length > 0) return undefined;
+    if (!this.#intake || !this.#handedOver || this.#found || this.#arrived.length > 0) return undefined;
     this.#sleeping ??= new Promise<void>((resolve) => (this.#wake = resolve));
     return this.#sleeping;
   }
 
-  /** Hands the join to the finder; false when it declines. */
-  #startElsewhere(): boolean {
-    const intake = this.#index.startLinkElsewhere(LIMIT);
+  /** Begins a join whose pairs the finder finds: its sets are copied first ({@link advance}), then handed over. */
+  #startElsewhere(): void {
+    this.#intake = this.#index.startLinkElsewhere(LIMIT, (this.#finder as PairFinder).allocate);
+    this.#handedOver = false;
+  }
+
+  /** Hands the copied sets to the finder; when it declines, the join is left to the steps here. */
+  #handOver(): void {
+    const intake = this.#intake as PairIntake;
+    this.#handedOver = true;
     const wake = () => {
       const waiting = this.#wake;
       this.#wake = undefined;
@@ -190,7 +213,6 @@ export class MenuCompetition {
       waiting?.();
     };
     // Set before asking: a finder may deliver before it answers.
-    this.#intake = intake;
     this.#found = false;
     const finding = (this.#finder as PairFinder).find(intake.sets, (pairs, count) => {
       if (this.#intake !== intake) return;
@@ -202,7 +224,7 @@ export class MenuCompetition {
       this.#intake = undefined;
       this.#arrived.length = 0;
       this.#finder = undefined;
-      return false;
+      return;
     }
     finding.then(
       () => {
@@ -221,7 +243,6 @@ export class MenuCompetition {
         wake();
       },
     );
-    return true;
   }
 
   /** Takes in up to `budget` units of the pairs that came; answers the budget left. */

@@ -31,7 +31,12 @@ export interface Closest {
 
 /** The pairs of a join found elsewhere, handed to the index ({@link SimilarityIndex.startLinkElsewhere}). */
 export interface PairIntake {
-  /** The sets to join, flat: whoever finds the pairs makes the join's input from them ({@link joinInputOf}). */
+  /**
+   * Copies about `units` sets into {@link sets}: true once all are. The copy is made in steps, as one it held the
+   * calling thread 15-25 ms at 100,000 summaries.
+   */
+  copy(units: number): boolean;
+  /** The sets to join, flat, once copied: whoever finds the pairs makes the join's input from them ({@link joinInputOf}). */
   readonly sets: JoinSets;
   /** Takes the pairs `from` to `to` of a batch of (a, b, shared terms) triples, a and b the input's set numbers. */
   accept(pairs: Int32Array, from: number, to: number): void;
@@ -168,18 +173,22 @@ export class SimilarityIndex {
   }
 
   /**
-   * {@link link} with the pairs found elsewhere (on other threads): the answer holds the join's input and takes
-   * the pairs found; no change may come between its start and its end or abandon.
+   * {@link link} with the pairs found elsewhere (on other threads): the answer copies the join's input, in steps,
+   * into arrays from `allocate` (shared memory, say), and takes the pairs found; no change may come between its
+   * start and its end or abandon.
    */
-  startLinkElsewhere(nearest = 0): PairIntake {
+  startLinkElsewhere(nearest = 0, allocate: Int32Allocator = ordinaryArrays): PairIntake {
     if (this.#joining) throw new Error("The similarity index's pairs are being found already.");
-    const live = this.#liveGroups();
     const found = this.#beginLink(nearest);
     // Only copied here: ordering the sets and ranking their terms, a pass that paused this thread for 200 ms at
     // 100,000 summaries, is the finder's (on its own thread).
-    const sets = joinSets(this.#threshold, live.map((group) => group.terms), this.#termGroups.map((groups) => groups.length));
+    const copy = new JoinSetsCopy(this.#threshold, this.#byId, this.#termGroups, allocate);
+    const live = copy.live;
     const intake: PairIntake = {
-      sets,
+      copy: (units) => copy.advance(units),
+      get sets() {
+        return copy.sets;
+      },
       accept: (pairs, from, to) => {
         if (this.#joining !== intake) throw new Error("Pairs came for a similarity join that has ended.");
         for (let k = 3 * from; k < 3 * to; k += 3) {
@@ -525,6 +534,70 @@ export function joinSets(threshold: number, sets: readonly ArrayLike<number>[], 
   const terms = new Int32Array(total);
   sets.forEach((set, i) => terms.set(set, starts[i] as number));
   return { threshold, terms, starts, frequency: Int32Array.from(frequency) };
+}
+
+/**
+ * The live groups' term sets copied into a {@link JoinSets} in steps: first the groups are listed and their sizes
+ * summed, then their terms are copied. The groups must not change meanwhile.
+ */
+class JoinSetsCopy {
+  /** The live groups, in id order: set `i` of the copy is `live[i]`. */
+  readonly live: Group[] = [];
+  readonly #threshold: number;
+  readonly #byId: readonly (Group | undefined)[];
+  readonly #termGroups: readonly (readonly number[])[];
+  readonly #allocate: Int32Allocator;
+  #listed = 0;
+  #total = 0;
+  #copied = 0;
+  #terms: Int32Array | undefined;
+  #starts: Int32Array | undefined;
+  #sets: JoinSets | undefined;
+
+  constructor(threshold: number, byId: readonly (Group | undefined)[], termGroups: readonly (readonly number[])[], allocate: Int32Allocator) {
+    this.#threshold = threshold;
+    this.#byId = byId;
+    this.#termGroups = termGroups;
+    this.#allocate = allocate;
+  }
+
+  get sets(): JoinSets {
+    if (!this.#sets) throw new Error("The join's sets are still being copied.");
+    return this.#sets;
+  }
+
+  /** About `units` groups listed or copied (listing one costs a tenth of copying it); true once done. */
+  advance(units: number): boolean {
+    if (this.#sets) return true;
+    let budget = units;
+    const live = this.live;
+    for (; this.#listed < this.#byId.length && budget > 0; this.#listed++) {
+      const group = this.#byId[this.#listed];
+      if (this.#listed % 10 === 0) budget--;
+      if (!group) continue;
+      live.push(group);
+      this.#total += group.terms.length;
+    }
+    if (budget === 0) return false;
+    const terms = (this.#terms ??= this.#allocate(this.#total));
+    const starts = (this.#starts ??= this.#allocate(live.length + 1));
+    let at = this.#copied === 0 ? 0 : (starts[this.#copied] as number);
+    for (; this.#copied < live.length && budget > 0; this.#copied++, budget--) {
+      const set = (live[this.#copied] as Group).terms;
+      starts[this.#copied] = at;
+      for (let k = 0; k < set.length; k++) terms[at + k] = set[k] as number;
+      at += set.length;
+    }
+    if (this.#copied < live.length) {
+      starts[this.#copied] = at;
+      return false;
+    }
+    starts[live.length] = at;
+    const frequency = this.#allocate(this.#termGroups.length);
+    this.#termGroups.forEach((groups, term) => (frequency[term] = groups.length));
+    this.#sets = { threshold: this.#threshold, terms, starts, frequency };
+    return true;
+  }
 }
 
 /** The number of sets in a join. */

@@ -1,4 +1,7 @@
-import type { JoinSets } from "../core/similarityIndex.js";
+import type { Int32Allocator, JoinSets } from "../core/similarityIndex.js";
+
+/** Arrays in memory shared between threads: posted to another thread, they are not copied. */
+export const sharedArrays: Int32Allocator = (length) => new Int32Array(new SharedArrayBuffer(4 * length));
 
 /** Positions a thread takes at a time from the shared counter: small, as positions grow costlier towards the end. */
 export const JOIN_CHUNK = 64;

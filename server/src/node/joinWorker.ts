@@ -6,10 +6,8 @@
 import { readlinkSync } from "node:fs";
 import { constants, setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
-import { JoinIndex, JoinProber, joinInputOf, type Int32Allocator, type JoinInput } from "../core/similarityIndex.js";
-import { JOIN_BATCH_PAIRS, JOIN_CHUNK, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
-
-const shared: Int32Allocator = (length) => new Int32Array(new SharedArrayBuffer(4 * length));
+import { JoinIndex, JoinProber, joinInputOf, type JoinInput } from "../core/similarityIndex.js";
+import { JOIN_BATCH_PAIRS, JOIN_CHUNK, sharedArrays, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
 
 const port = parentPort;
 port?.once("message", (request: JoinRequest) => {
@@ -18,7 +16,7 @@ port?.once("message", (request: JoinRequest) => {
   port.once("message", (index: JoinIndexParts) => probe(request, input, JoinIndex.of(index.parts)));
   // A thread that only probes (part -1) waits for the index the others build.
   if (request.part < 0) return;
-  const built: JoinReply = { kind: "index", arrays: JoinIndex.whole(input, shared, request.part, request.parts).arrays };
+  const built: JoinReply = { kind: "index", arrays: JoinIndex.whole(input, sharedArrays, request.part, request.parts).arrays };
   port.postMessage(built);
 });
 

@@ -3,7 +3,7 @@ import type { Worker } from "node:worker_threads";
 import { startBundledWorker } from "./bundledWorker.js";
 import type { PairFinder } from "../core/menuCompetition.js";
 import { setCount, type JoinSets } from "../core/similarityIndex.js";
-import type { JoinIndexParts, JoinReply, JoinRequest } from "./joinMessages.js";
+import { sharedArrays, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
 
 /** Below this many summaries the join takes less than starting a thread does. */
 const MINIMUM_SETS = 2_000;
@@ -52,6 +52,8 @@ export class ThreadedPairFinder implements PairFinder {
   readonly #minimumSets: number;
   readonly #background: boolean;
   readonly #probers: number;
+  /** The sets are copied into shared memory: posted to each thread, they are not copied again. */
+  readonly allocate = sharedArrays;
 
   constructor(options: ThreadedJoinOptions = {}) {
     const fromEnvironment = Number(process.env.SKILL_LSP_JOIN_THREADS);
