@@ -98,7 +98,7 @@ test("indexMentions takes the loaded skills a slice at a time and says when none
   assert.deepEqual(namespace.mentioners("beta"), [...HANDLES, "eta", "zeta"].map((handle) => skillUri(handle)).sort());
 });
 
-test("property: the mention index, collected in bulk then sealed, with changes before and after, answers as one set per slug", () => {
+test("property: the mention index, collected in bulk then sealed (at once or in steps), with changes before, between and after, answers as one set per slug", () => {
   const uri = fc.constantFrom("file:///a", "file:///b", "file:///c", "file:///d");
   const slug = fc.constantFrom("alpha", "beta", "gamma");
   const op = fc.oneof(
@@ -106,6 +106,8 @@ test("property: the mention index, collected in bulk then sealed, with changes b
     fc.record({ kind: fc.constant("add" as const), uri, slug }),
     fc.record({ kind: fc.constant("remove" as const), uri, slug }),
     fc.record({ kind: fc.constant("seal" as const) }),
+    // A few mentions of the seal at a time: collects, adds and removes may come between its steps.
+    fc.record({ kind: fc.constant("sealStep" as const), units: fc.integer({ min: 1, max: 3 }) }),
   );
   fc.assert(
     fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
@@ -114,6 +116,7 @@ test("property: the mention index, collected in bulk then sealed, with changes b
       const has = (s: string, u: string) => model.get(s)?.has(u) === true;
       for (const o of ops) {
         if (o.kind === "seal") index.seal();
+        else if (o.kind === "sealStep") index.sealStep(o.units);
         else if (o.kind === "collect") {
           // As the namespace does: a file's mentions go in once, after any it had are out.
           if (o.slugs.some((s) => has(s, o.uri))) continue;

@@ -64,6 +64,9 @@ interface Claim {
   readonly advertised: boolean;
 }
 
+/** Mentions sealed into the index of who mentions what per skill of {@link Namespace.indexMentions}'s count. */
+const SEAL_MENTIONS_PER_SKILL = 256;
+
 /** Up to this many mentions, a file's repeated slugs are found by comparing each with those before it. */
 const FEW_MENTIONS = 32;
 
@@ -409,8 +412,8 @@ export class Namespace {
 
   /**
    * Puts the mentions of up to `count` more skills taken by {@link load} into the index of who mentions what (what
-   * references, rename and a change's dependents read); true once none is left. The index is complete whenever
-   * it is read: a question before the end takes the rest at once.
+   * references, rename and a change's dependents read), then seals it in steps; true once none is left and it is
+   * sealed. The index is complete whenever it is read: a question before the end takes the rest at once.
    */
   indexMentions(count: number): boolean {
     // One live iterator across the calls: a loop that began again at the set's start each call walked past every
@@ -427,8 +430,7 @@ export class Namespace {
     }
     if (this.#mentionsToIndex.size > 0) return false;
     this.#mentionsPending = undefined;
-    this.#mentioners.seal();
-    return true;
+    return this.#mentioners.sealStep(count * SEAL_MENTIONS_PER_SKILL);
   }
 
   #indexAllMentions(): void {

@@ -27,3 +27,74 @@ export function rowsByKey(keys: Int32Array, count: number, keyCount: number): { 
   }
   return { starts, order };
 }
+
+/**
+ * The values of (key, value) entries grouped into rows by key, as {@link rowsByKey} does, in steps: the same
+ * counting sort, stopped after about `units` entries and taken up again, so that no step holds the thread long.
+ * Row `key` holds `rows[starts[key]]` to `rows[starts[key + 1] - 1]`, in the entries' order.
+ */
+export class RowsInSteps {
+  readonly starts: Int32Array;
+  readonly rows: Int32Array;
+  readonly #keys: Int32Array;
+  readonly #values: Int32Array;
+  readonly #count: number;
+  readonly #keyCount: number;
+  /** Each row's next place, once the starts are summed. */
+  #next: Int32Array | undefined;
+  #pass: "count" | "sum" | "place" | "done" = "count";
+  #at = 0;
+
+  constructor(keys: Int32Array, values: Int32Array, count: number, keyCount: number) {
+    this.#keys = keys;
+    this.#values = values;
+    this.#count = count;
+    this.#keyCount = keyCount;
+    this.starts = new Int32Array(keyCount + 1);
+    this.rows = new Int32Array(count);
+  }
+
+  /** About `units` entries (or keys) further: true once every row is made. */
+  advance(units: number): boolean {
+    const { starts } = this;
+    const keys = this.#keys;
+    let budget = units;
+    if (this.#pass === "count") {
+      const to = Math.min(this.#count, this.#at + budget);
+      for (let k = this.#at; k < to; k++) {
+        const next = (keys[k] as number) + 1;
+        starts[next] = (starts[next] as number) + 1;
+      }
+      budget -= to - this.#at;
+      this.#at = to;
+      if (to < this.#count) return false;
+      this.#pass = "sum";
+      this.#at = 0;
+    }
+    if (this.#pass === "sum") {
+      const to = Math.min(this.#keyCount, this.#at + budget);
+      for (let key = this.#at; key < to; key++) starts[key + 1] = (starts[key + 1] as number) + (starts[key] as number);
+      budget -= to - this.#at;
+      this.#at = to;
+      if (to < this.#keyCount) return false;
+      this.#next = starts.slice(0, this.#keyCount);
+      this.#pass = "place";
+      this.#at = 0;
+    }
+    if (this.#pass === "place") {
+      const next = this.#next as Int32Array;
+      const to = Math.min(this.#count, this.#at + budget);
+      for (let k = this.#at; k < to; k++) {
+        const key = keys[k] as number;
+        const at = next[key] as number;
+        next[key] = at + 1;
+        this.rows[at] = this.#values[k] as number;
+      }
+      this.#at = to;
+      if (to < this.#count) return false;
+      this.#next = undefined;
+      this.#pass = "done";
+    }
+    return true;
+  }
+}
