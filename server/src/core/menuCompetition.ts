@@ -35,6 +35,12 @@ export interface PairFinder {
 /** Sets copied for the finder per unit of {@link MenuCompetition.advance}: a copy costs a fraction of reading a summary. */
 const COPY_SETS_PER_UNIT = 64;
 
+/** Groups read per unit of {@link MenuCompetition.advance} for who has a neighbour, once the pairs are in. */
+const KEYS_PER_UNIT = 16;
+
+/** Entries of the pairs' lists made per unit of {@link MenuCompetition.advance} once the pairs are in. */
+const LIST_ENTRIES_PER_UNIT = 256;
+
 /** Pairs taken in per unit of {@link MenuCompetition.advance} while they come from elsewhere. */
 const PAIRS_PER_UNIT = 16;
 
@@ -67,7 +73,9 @@ export class MenuCompetition {
   /** The URIs of the skills as the build began, indexed first (each looked up when its turn comes); those changed meanwhile are in #toIndex too. */
   #startedWith: readonly string[] = [];
   #startedAt = 0;
-  #phase: "index" | "join" = "index";
+  /** Reading the summaries, finding the pairs, then reading who has a neighbour. */
+  #phase: "index" | "join" | "keys" = "index";
+  #keys: ((units: number) => Set<string> | undefined) | undefined;
   #indexing: IterableIterator<string> | undefined;
   #join: SimilarityJoin | undefined;
   /** Where the pairs are found while not in steps here, and what it found: batches still to take in. */
@@ -146,6 +154,22 @@ export class MenuCompetition {
         const skill = this.#lookup(uri);
         this.#index.setSummary(uri, competesOnMenu(skill) ? (skill.summary ?? "") : undefined);
       } else {
+        if (this.#phase === "keys") {
+          // Who has a neighbour is read from the pairs kept; each skill's closest were kept as the pairs came.
+          this.#keys ??= this.#index.keysWithNeighboursInSteps();
+          const warned = this.#keys(budget * KEYS_PER_UNIT);
+          budget = 0;
+          if (!warned) continue;
+          this.#keys = undefined;
+          // The changes that came meanwhile: whoever they may give or take a warning is told too.
+          for (const [uri, terms] of this.#pending) {
+            for (const affected of this.#apply(uri, terms)) warned.add(affected);
+            warned.add(uri);
+          }
+          this.#pending.clear();
+          this.#state = "ready";
+          return warned;
+        }
         if (this.#finder && !this.#join && !this.#intake) this.#startElsewhere();
         if (this.#intake && !this.#handedOver) {
           // The sets are copied in steps, then handed to the finder (which may decline: then the steps are here).
@@ -161,7 +185,9 @@ export class MenuCompetition {
             if (budget > 0) return undefined;
             continue;
           }
-          (this.#intake as PairIntake).end();
+          const linked = this.#intake.finish(budget * LIST_ENTRIES_PER_UNIT);
+          budget = 0;
+          if (!linked) continue;
           this.#intake = undefined;
           this.#foundElsewhere = true;
         } else {
@@ -171,11 +197,7 @@ export class MenuCompetition {
           if (!done) continue;
           this.#join = undefined;
         }
-        for (const [uri, terms] of this.#pending) this.#apply(uri, terms);
-        this.#pending.clear();
-        this.#state = "ready";
-        // Who has a neighbour is read from the pairs kept; each skill's closest were kept as the pairs came.
-        return this.#index.keysWithNeighbours();
+        this.#phase = "keys";
       }
     }
     return undefined;
@@ -273,7 +295,7 @@ export class MenuCompetition {
       return [];
     }
     const terms = termsOf(next);
-    if (this.#state === "building" && this.#phase === "join") {
+    if (this.#state === "building" && this.#phase !== "index") {
       this.#pending.set(uri, terms);
       return [];
     }

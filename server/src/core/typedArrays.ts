@@ -6,38 +6,16 @@ export function grown<T extends Int32Array<ArrayBuffer> | Float64Array<ArrayBuff
 }
 
 /**
- * Entries grouped into rows by key, in one pass to count and one to place (a counting sort): row `key` holds
- * the entries `order[starts[key]]` to `order[starts[key + 1] - 1]`, in the entries' order.
- */
-export function rowsByKey(keys: Int32Array, count: number, keyCount: number): { starts: Int32Array; order: Int32Array } {
-  const starts = new Int32Array(keyCount + 1);
-  for (let k = 0; k < count; k++) {
-    const next = (keys[k] as number) + 1;
-    starts[next] = (starts[next] as number) + 1;
-  }
-  for (let key = 0; key < keyCount; key++) starts[key + 1] = (starts[key + 1] as number) + (starts[key] as number);
-  const order = new Int32Array(count);
-  // Each row filled from its start, which `next` moves along: a copy, so the starts stay.
-  const next = starts.slice(0, keyCount);
-  for (let k = 0; k < count; k++) {
-    const key = keys[k] as number;
-    const at = next[key] as number;
-    next[key] = at + 1;
-    order[at] = k;
-  }
-  return { starts, order };
-}
-
-/**
- * The values of (key, value) entries grouped into rows by key, as {@link rowsByKey} does, in steps: the same
- * counting sort, stopped after about `units` entries and taken up again, so that no step holds the thread long.
- * Row `key` holds `rows[starts[key]]` to `rows[starts[key + 1] - 1]`, in the entries' order.
+ * Entries grouped into rows by key, in one pass to count and one to place (a counting sort), in steps: stopped
+ * after about `units` entries and taken up again, so that no step holds the thread long. Row `key` holds
+ * `rows[starts[key]]` to `rows[starts[key + 1] - 1]`, in the entries' order: their values, or without values
+ * their numbers.
  */
 export class RowsInSteps {
   readonly starts: Int32Array;
   readonly rows: Int32Array;
   readonly #keys: Int32Array;
-  readonly #values: Int32Array;
+  readonly #values: Int32Array | undefined;
   readonly #count: number;
   readonly #keyCount: number;
   /** Each row's next place, once the starts are summed. */
@@ -45,7 +23,7 @@ export class RowsInSteps {
   #pass: "count" | "sum" | "place" | "done" = "count";
   #at = 0;
 
-  constructor(keys: Int32Array, values: Int32Array, count: number, keyCount: number) {
+  constructor(keys: Int32Array, values: Int32Array | undefined, count: number, keyCount: number) {
     this.#keys = keys;
     this.#values = values;
     this.#count = count;
@@ -83,13 +61,15 @@ export class RowsInSteps {
     }
     if (this.#pass === "place") {
       const next = this.#next as Int32Array;
+      const values = this.#values;
       const to = Math.min(this.#count, this.#at + budget);
       for (let k = this.#at; k < to; k++) {
         const key = keys[k] as number;
         const at = next[key] as number;
         next[key] = at + 1;
-        this.rows[at] = this.#values[k] as number;
+        this.rows[at] = values ? (values[k] as number) : k;
       }
+      budget -= to - this.#at;
       this.#at = to;
       if (to < this.#count) return false;
       this.#next = undefined;
