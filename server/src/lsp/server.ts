@@ -108,6 +108,12 @@ const MENU_COUNT_MAX_SLICES = 1000;
  */
 const PROGRESS_INTERVAL_MS = 100;
 
+/**
+ * Closed files' pushed diagnostics are published this many at a time, the requests let in between batches: at
+ * 100,000 skills a completion asked right after the first index waited 7 s behind them, all sent at once.
+ */
+const PUBLISH_BATCH = 32;
+
 /** Refreshes and status updates wait this long, so a burst of changes costs one round trip. */
 const REFRESH_DELAY_MS = 40;
 
@@ -186,6 +192,11 @@ export class SkillServer {
   #diskWork: Promise<void> = Promise.resolve();
   readonly #expectedRenames = new Map<string, number>();
   #pendingPush = new Set<string>();
+  /** Closed files whose pushed diagnostics wait to be published, in order, from {@link #publishAt}; each once. */
+  readonly #publishQueue: string[] = [];
+  readonly #inPublishQueue = new Set<string>();
+  #publishAt = 0;
+  #publishing = false;
   /**
    * By URI, the number of its diagnostics' current result (a number, held; its text, sent), for the files whose
    * diagnostics changed since the last whole index; every other file's result is {@link #resultEpoch}. A map
@@ -873,18 +884,21 @@ export class SkillServer {
     if (!this.#client.pullDiagnostics) {
       const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
       for (const uri of this.#pendingPush) {
+        if (!isOpen(uri)) {
+          this.#queuePublish(uri);
+          continue;
+        }
         // An open editor's diagnostics while the folders are read: from the listing and the files it names, once listed.
-        if (this.#listing && isOpen(uri)) {
+        if (this.#listing) {
           if (!this.#listed) {
             held.add(uri);
             continue;
           }
           this.#listed.readFor(this.#namespace, uri, isOpen);
         }
-        const diagnostics = this.#namespace.has(uri) ? this.#diagnosticsOf(uri) : [];
-        const version = this.#client.publishVersion ? this.#documents.get(uri)?.version : undefined;
-        void connection.sendDiagnostics({ uri, diagnostics, ...(version === undefined ? {} : { version }) });
+        void this.#publish(uri);
       }
+      void this.#publishQueued();
     }
     this.#pendingPush = held;
     if (refreshDiagnostics && this.#client.pullDiagnostics && this.#client.diagnosticRefresh) connection.languages.diagnostics.refresh();
@@ -894,6 +908,53 @@ export class SkillServer {
     }
     this.#scheduleStatus();
     this.#graph.changed();
+  }
+
+  /** Publishes a file's diagnostics now (pushed to a client that does not pull them); false when it needs none. */
+  #publish(uri: string): Promise<void> | false {
+    const diagnostics = this.#namespace.has(uri) ? this.#diagnosticsOf(uri) : [];
+    const version = this.#client.publishVersion ? this.#documents.get(uri)?.version : undefined;
+    // A closed file never shown a problem has nothing to clear: most files, 100,000 messages at the first index.
+    if (diagnostics.length === 0 && version === undefined && !this.#problemsSent.has(uri) && !this.#documents.get(uri)) return false;
+    this.#noteProblemsSent(uri, diagnostics.length);
+    return this.#connection.sendDiagnostics({ uri, diagnostics, ...(version === undefined ? {} : { version }) });
+  }
+
+  #queuePublish(uri: string): void {
+    if (this.#inPublishQueue.has(uri)) return;
+    this.#inPublishQueue.add(uri);
+    this.#publishQueue.push(uri);
+  }
+
+  /**
+   * Publishes the closed files' queued diagnostics a batch at a time, each once the batch before is written, the
+   * requests let in between: the connection writes its messages in order, one a turn, so a completion asked behind
+   * a whole workspace's diagnostics waited for them all (at 100,000 skills, 7 s after the first index).
+   */
+  async #publishQueued(): Promise<void> {
+    if (this.#publishing) return;
+    this.#publishing = true;
+    try {
+      while (this.#publishAt < this.#publishQueue.length) {
+        let written: Promise<void> | undefined;
+        for (let sent = 0; sent < PUBLISH_BATCH && this.#publishAt < this.#publishQueue.length; ) {
+          const uri = this.#publishQueue[this.#publishAt++] as string;
+          this.#inPublishQueue.delete(uri);
+          const publishing = this.#publish(uri);
+          if (!publishing) continue;
+          written = publishing;
+          sent++;
+        }
+        if (this.#publishAt === this.#publishQueue.length) {
+          this.#publishQueue.length = 0;
+          this.#publishAt = 0;
+        }
+        await written;
+        await this.#yieldToRequests();
+      }
+    } finally {
+      this.#publishing = false;
+    }
   }
 
   #scheduleStatus(): void {
