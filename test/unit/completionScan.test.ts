@@ -175,6 +175,19 @@ test("right after an index, a completion the skills laid out so far fill is answ
   assert.equal(namespace.mentionCandidatesSoFar().complete, true);
 });
 
+test("the first completion, before any of the table is laid out, lays out only the part its list needs", () => {
+  const namespace = new Namespace();
+  for (let i = 0; i < 5000; i++) namespace.set(skillUri(`skill-${String(i).padStart(4, "0")}`), skillText("Body.\n", { summary: "A skill." }));
+  const selfUri = skillUri("writer", "z");
+  namespace.set(selfUri, skillText("Ask @"));
+  assert.deepEqual(offered(completeAfter(namespace, selfUri, "")), plainScan(namespace, "writer", ""));
+  assert.equal(namespace.mentionCandidatesSoFar().complete, false, "the whole table was laid out for the first 100 skills");
+  // The last skill's handle: the list settles only at the end, a part at a time.
+  namespace.set(selfUri, skillText("Ask @skill-4999"));
+  assert.deepEqual(offered(completeAfter(namespace, selfUri, "skill-4999")), plainScan(namespace, "writer", "skill-4999"));
+  assert.equal(namespace.mentionCandidatesSoFar().complete, true);
+});
+
 test("a text's letters cover every character a subsequence match can use in it", () => {
   fc.assert(
     fc.property(fc.string({ unit: fc.constantFrom(..."aBq-7İ\u212Aïﬁ Z.".split("")), maxLength: 12 }), fc.array(fc.constantFrom(...LETTERS, "k", "i", "z", "7"), { maxLength: 4 }), (text, query) => {

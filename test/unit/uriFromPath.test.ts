@@ -1,10 +1,10 @@
-/** A file's URI made by hand for a plain path is the one vscode-uri makes, for every path; and its path read back the same way. */
+/** A file's URI made by hand for a plain path is the one vscode-uri makes, for every path; its path read back the same way, and a URI's canonical form too. */
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 import { URI } from "vscode-uri";
-import { pathFromUri, uriFromPath } from "../../server/src/node/workspaceFiles.js";
+import { canonicalUri, pathFromUri, uriFromPath } from "../../server/src/node/workspaceFiles.js";
 
 const slow = (filePath: string) => URI.file(path.resolve(filePath)).toString();
 
@@ -59,5 +59,18 @@ test("pathFromUri: the path vscode-uri reads from any file URI", () => {
       assert.equal(outcome(() => pathFromUri(uri)), outcome(() => URI.parse(uri).fsPath), uri);
     }),
     { numRuns: 3000 },
+  );
+});
+
+test("canonicalUri: the form vscode-uri gives any URI, its plain file URIs taken as they are", () => {
+  const cases = ["file:///w/skills/a.skill.md", "file:///w/x/../a", "file:///w/./a", "file:///w/a%20b/c.skill.md", "file:///c:/w/a.skill.md", "file:///C:/w/a", "file://host/w/a", "file:///w//a", "file:///", "file:///w/~u/A-b_c.d", "untitled:Untitled-1"];
+  for (const uri of cases) assert.equal(outcome(() => canonicalUri(uri)), outcome(() => URI.parse(uri).toString()), uri);
+  const piece = fc.constantFrom("/", ".", "..", "a", "B", "-", "_", "~", " ", "%", "%20", "%7E", ":", "é", "#", "?", "@", "+", "C:");
+  fc.assert(
+    fc.property(fc.constantFrom("file://", "file:///", "file:////"), fc.array(piece, { maxLength: 12 }), (scheme, pieces) => {
+      const uri = `${scheme}${pieces.join("")}`;
+      assert.equal(outcome(() => canonicalUri(uri)), outcome(() => URI.parse(uri).toString()), uri);
+    }),
+    { numRuns: 5000 },
   );
 });

@@ -97,23 +97,19 @@ export class MentionCandidates {
     }
   }
 
-  /** The slots, laid out from `skills` (the namespace's, in its order) the first time and whenever half are removed. */
-  slots(skills: () => Iterable<[string, SkillFile]>): CandidateSlots {
-    while (!this.layOut(skills, Number.MAX_SAFE_INTEGER));
-    return { length: this.#length, slugs: this.#slugs, titles: this.#titles, letters: this.#letters, firstChars: this.#firstChars };
-  }
-
   /**
-   * The slots of a layout under way as far as it has come, or all of them ({@link slots}) when none is: each
-   * slot as {@link slots} will have it, the rest coming after them.
+   * The slots, laid out from `skills` (the namespace's, in its order) the first time and whenever half are
+   * removed: of a layout under way as far as it has come (each as it will stay, the rest coming after them), or
+   * all of them when none is. When the slots were never laid out, or must be again, a layout begins with none
+   * laid out yet: the caller lays out ({@link layOut}) as much as it needs.
    */
   slotsSoFar(skills: () => Iterable<[string, SkillFile]>): CandidateSlots & { readonly complete: boolean } {
-    if (!this.#slotOf || (!this.#layingOut && this.#removed * 2 > this.#length)) return { ...this.slots(skills), complete: true };
+    this.layOut(skills, 0);
     return { length: this.#length, slugs: this.#slugs, titles: this.#titles, letters: this.#letters, firstChars: this.#firstChars, complete: this.#layingOut === undefined };
   }
 
   /**
-   * Takes up to `steps` skills into a layout ({@link slots}): true once none is left. A skill changed meanwhile
+   * Takes up to `steps` skills into a layout ({@link slotsSoFar}): true once none is left. A skill changed meanwhile
    * is written again if taken already, and taken as it is now if not.
    */
   layOut(skills: () => Iterable<[string, SkillFile]>, steps: number): boolean {

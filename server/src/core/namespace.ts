@@ -352,20 +352,16 @@ export class Namespace {
     return this.#menuTally.countSlice(() => this.#skills.values(), (skill) => advertisedLineOf(this, skill), steps);
   }
 
-  /** Every skill file as completion scans it, in {@link skills}' order: see {@link MentionCandidates}. */
-  mentionCandidates(): CandidateSlots {
-    return this.#candidates.slots(() => this.#skills.entries());
-  }
-
   /**
-   * The slots {@link mentionCandidates} has laid out so far, in its order, and whether they are all of them: a
-   * scan that ends early in them needs no more (the rest of a layout under way comes after them).
+   * Every skill file as completion scans it, in {@link skills}' order (see {@link MentionCandidates}), as far as
+   * it is laid out, and whether that is all of them: a scan that ends early in them needs no more (the rest of a
+   * layout under way comes after them), and {@link layOutMentionCandidates} lays out more.
    */
   mentionCandidatesSoFar(): CandidateSlots & { readonly complete: boolean } {
     return this.#candidates.slotsSoFar(() => this.#skills.entries());
   }
 
-  /** Up to `steps` skills of the layout {@link mentionCandidates} makes first: true once it needs none. */
+  /** Up to `steps` skills of the layout {@link mentionCandidatesSoFar} reads: true once it needs none. */
   layOutMentionCandidates(steps: number): boolean {
     return this.#candidates.layOut(() => this.#skills.entries(), steps);
   }

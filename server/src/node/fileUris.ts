@@ -3,6 +3,9 @@ import { URI } from "vscode-uri";
 
 /** The canonical string form of a file URI, the same one VS Code gives, so a file has one key everywhere. */
 export function canonicalUri(uri: string): string {
+  // A file URI of unreserved characters only is its canonical form: what the server sent comes back so, and
+  // parsing each of the 50,000 URIs a workspace report's request may name took 20 ms.
+  if (PLAIN_FILE_URI.test(uri) && !DOT_SEGMENT.test(uri)) return uri;
   return URI.parse(uri).toString();
 }
 
@@ -14,6 +17,8 @@ export function uriFromPath(filePath: string): string {
 
 /** A POSIX absolute path whose every character a file URI keeps as it is. */
 const PLAIN_PATH = path.sep === "/" ? /^(?:\/[A-Za-z0-9._~-]+)+$/ : /(?!)/;
+/** A file URI with no host whose path's every character is unreserved. */
+const PLAIN_FILE_URI = /^file:\/\/(?:\/[A-Za-z0-9._~-]+)+$/;
 /** A `.` or `..` segment, which path.resolve would take out. */
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 

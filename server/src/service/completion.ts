@@ -11,6 +11,9 @@ import type { WorkspaceFile } from "./lookup.js";
 /** More matches than this come back as an incomplete list: the client asks again as the user types. */
 const MAX_ITEMS = 100;
 
+/** Skills laid out at a time into completion's table while a completion needs more of it than is there. */
+const LAYOUT_PART_SKILLS = 2048;
+
 function isSlugChar(char: string): boolean {
   return /[A-Za-z0-9-]/.test(char);
 }
@@ -93,14 +96,15 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
   const offeredSkill = (slug: string) => slug !== self && !toolSlugs.has(slug);
   const wanted = wantedLetters(partial.typed);
   const firstChar = partial.typed.charCodeAt(0);
-  const scan = ({ length, slugs, titles, letters, firstChars }: CandidateSlots) => {
-    const starting: CompletionItem[] = [];
-    const others: CompletionItem[] = [];
-    let incomplete = false;
-    // True once the list is full of handles that start with the text: what comes after cannot change it.
-    let settled = false;
-    const seen = new Set<string>();
-    for (let i = 0; i < length; i++) {
+  const starting: CompletionItem[] = [];
+  const others: CompletionItem[] = [];
+  let incomplete = false;
+  // True once the list is full of handles that start with the text: what comes after cannot change it.
+  let settled = false;
+  const seen = new Set<string>();
+  /** Scans the slots from `from` on, where the scan of those before it stopped. */
+  const scan = ({ length, slugs, titles, letters, firstChars }: CandidateSlots, from: number) => {
+    for (let i = from; i < length; i++) {
       // The letters first: one test in a typed array, and most skills fail it once a letter is typed.
       if (((letters[i] as number) & wanted) !== wanted) continue;
       const slug = slugs[i] as string;
@@ -130,16 +134,18 @@ export function complete(namespace: Namespace, file: WorkspaceFile, position: Po
       }
       list.push(skillItem(slug, title, edit, partial.sigil));
     }
-    return { starting, others, incomplete, settled };
   };
   // Right after an index the table may still be being laid out (in slices): the skills in it so far come first
   // in its order, so a list they fill with handles that start with the text is the whole table's answer too.
-  // Only otherwise is the rest laid out at once (about 50 ms at 100,000 skills).
-  const soFar = namespace.mentionCandidatesSoFar();
-  let found = scan(soFar);
-  if (!soFar.complete && !found.settled) found = scan(namespace.mentionCandidates());
-  const { starting, others } = found;
-  let incomplete = found.incomplete;
+  // Otherwise more is laid out, a part at a time, until the list is settled or the table whole: at once, the
+  // first completion after an index of 100,000 skills waited 50 ms or more for it.
+  for (let scanned = 0; ; ) {
+    const soFar = namespace.mentionCandidatesSoFar();
+    scan(soFar, scanned);
+    scanned = soFar.length;
+    if (settled || soFar.complete) break;
+    namespace.layOutMentionCandidates(LAYOUT_PART_SKILLS);
+  }
   // Skills, then tools, as their sort texts order them.
   const items = starting;
   for (const item of others) {

@@ -1,9 +1,11 @@
-// `node bench/push.mjs <skills folder> [--server A.js --server B.js …] [--rounds N] [--ms MS]`: a client that takes
-// pushed diagnostics (it announces no `textDocument.diagnostic`, as Neovim, Helix or Emacs), one editor open from
-// the start, asking completion after `@` every 20 ms from the end of the first index for MS ms (default 8,000),
-// while the server publishes the workspace's diagnostics. Prints, per run, the completions' median, p95 and
-// longest wait, and how many `publishDiagnostics` came (with problems) and when the last did; the builds
-// alternate round by round. Needs `node esbuild.mjs` for the default server, dist/server.js.
+// `node bench/afterIndex.mjs <skills folder> [--pull] [--server A.js --server B.js …] [--rounds N] [--ms MS]`: one
+// editor open from the start, completion asked after `@` every 20 ms from the end of the first index for MS ms
+// (default 8,000), while the server delivers the workspace's diagnostics: pushed by default (the client announces
+// no `textDocument.diagnostic`, as Neovim, Helix or Emacs), or with `--pull` pulled as VS Code does (the
+// workspace report asked with a partial-result token, its result ids sent back with the next request, which
+// waits for a change: the menu-similar warnings come so). Prints, per run, the completions' median, p95 and
+// longest wait, how many files' diagnostics came (with problems) and when the last did; the builds alternate
+// round by round. Needs `node esbuild.mjs` for the default server, dist/server.js.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -13,7 +15,7 @@ import * as rpc from "vscode-jsonrpc/node.js";
 const args = process.argv.slice(2);
 const folder = path.resolve(args[0] ?? "");
 if (!args[0] || args[0].startsWith("--")) {
-  console.error("usage: node bench/push.mjs <skills folder> [--server dist/server.js …] [--rounds N] [--ms MS]");
+  console.error("usage: node bench/afterIndex.mjs <skills folder> [--pull] [--server dist/server.js …] [--rounds N] [--ms MS]");
   process.exit(2);
 }
 const servers = args.flatMap((arg, i) => (args[i - 1] === "--server" ? [path.resolve(arg)] : []));
@@ -21,6 +23,9 @@ if (servers.length === 0) servers.push(path.resolve(import.meta.dirname, "../dis
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback);
 const rounds = option("--rounds", 1);
 const askingMs = option("--ms", 8000);
+const pull = args.includes("--pull");
+
+const REPORT_TOKEN = "workspace-report";
 
 async function run(server) {
   // The flags and environment every launcher gives (SERVER_NODE_FLAGS and serverEnvironment in shared/protocol.ts).
@@ -29,24 +34,35 @@ async function run(server) {
   const spawned = performance.now();
   const child = spawn(process.execPath, ["--max-semi-space-size=8", server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"], env });
   const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
-  for (const method of ["window/workDoneProgress/create", "client/registerCapability"]) connection.onRequest(method, () => null);
-  let published = 0;
+  for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh"]) connection.onRequest(method, () => null);
+  let delivered = 0;
   let withProblems = 0;
   let lastAt = 0;
-  connection.onNotification("textDocument/publishDiagnostics", (params) => {
-    published++;
-    if (params.diagnostics.length > 0) withProblems++;
+  /** By URI, the result id of the report a pull client holds. */
+  const held = new Map();
+  const take = (uri, diagnostics, resultId) => {
+    delivered++;
+    if (diagnostics.length > 0) withProblems++;
+    if (resultId !== undefined) held.set(uri, resultId);
     lastAt = performance.now() - spawned;
-  });
+  };
+  connection.onNotification("textDocument/publishDiagnostics", (params) => take(params.uri, params.diagnostics));
   let indexed;
   const indexing = new Promise((resolve) => (indexed = resolve));
-  connection.onNotification("$/progress", (params) => params.value?.kind === "end" && indexed());
+  connection.onNotification("$/progress", (params) => {
+    if (params.token === REPORT_TOKEN) for (const item of params.value.items ?? []) take(item.uri, item.items ?? [], item.resultId);
+    else if (params.value?.kind === "end") indexed();
+  });
   connection.listen();
   await connection.sendRequest("initialize", {
     processId: process.pid,
     rootUri: null,
     workspaceFolders: [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }],
-    capabilities: { textDocument: { completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: {} }, window: { workDoneProgress: true } },
+    capabilities: {
+      textDocument: { ...(pull ? { diagnostic: { dynamicRegistration: false } } : {}), completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: {} },
+      workspace: pull ? { diagnostics: { refreshSupport: true } } : {},
+      window: { workDoneProgress: true },
+    },
   });
   connection.sendNotification("initialized", {});
   const file = readdirSync(folder).filter((name) => name.endsWith(".skill.md")).sort()[0];
@@ -57,6 +73,16 @@ async function run(server) {
   const position = { line: lines.length - 1, character: lines[lines.length - 1].length };
   await indexing;
   const indexedAt = performance.now() - spawned;
+  let stopped = false;
+  if (pull) {
+    void (async () => {
+      while (!stopped) {
+        const previousResultIds = [...held].map(([uri, value]) => ({ uri, value }));
+        const answer = await connection.sendRequest("workspace/diagnostic", { previousResultIds, partialResultToken: REPORT_TOKEN }).catch(() => ({ items: [] }));
+        for (const item of answer.items) take(item.uri, item.items ?? [], item.resultId);
+      }
+    })();
+  }
   const waits = [];
   const until = performance.now() + askingMs;
   while (performance.now() < until) {
@@ -65,11 +91,12 @@ async function run(server) {
     waits.push(performance.now() - asked);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  stopped = true;
   child.kill();
   waits.sort((a, b) => a - b);
   const at = (q) => waits[Math.min(waits.length - 1, Math.floor(q * waits.length))];
   console.log(
-    `${server}: indexed ${indexedAt.toFixed(0)} ms after spawn; ${published} publishDiagnostics (${withProblems} with problems), the last ${lastAt.toFixed(0)} ms after spawn; ` +
+    `${server}: indexed ${indexedAt.toFixed(0)} ms after spawn; ${delivered} files' diagnostics ${pull ? "reported" : "published"} (${withProblems} with problems), the last ${lastAt.toFixed(0)} ms after spawn; ` +
       `${waits.length} completions, median ${at(0.5).toFixed(2)} ms, p95 ${at(0.95).toFixed(2)} ms, longest ${at(1).toFixed(1)} ms`,
   );
 }
