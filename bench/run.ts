@@ -321,28 +321,34 @@ class SkillSubject implements Subject {
 
   /**
    * After the cold start: completion asked every {@link COMPLETION_PACE_MS} while the menu's summaries are
-   * compared in the background (it must not wait for them), until the server says they are; then the warnings,
-   * which come to the workspace diagnostics' long poll.
+   * compared in the background (it must not wait for them), until the server says they are and the warnings
+   * are in, with the workspace report asked again as VS Code does.
    */
   async menuSimilarity(timeoutMs: number): Promise<MenuFigures> {
     const uri = await this.#open(this.#workspace.plain);
     await this.#replace(uri, this.#text(uri).length, 0, "\nAsk @");
     const position = positionAt(this.#text(uri), this.#text(uri).length);
     const duringMs: number[] = [];
+    // Until the warnings are in: the comparison, then the workspace report that brings them (VS Code asks it
+    // again, with the result ids it holds, once the server says the diagnostics changed).
     let done = false;
-    const compared = this.#compared.then((figures) => ((done = true), figures));
+    const delivered = this.#compared.then(async (figures) => {
+      const items = figures.warned > 0 ? await this.#workspaceReport(this.#resultIds) : [];
+      done = true;
+      return { ...figures, items };
+    });
     const deadline = performance.now() + timeoutMs;
     while (!done && performance.now() < deadline) {
       const { ms } = await timed(() => this.#connection.sendRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } }));
-      // Asked before the end, so counted even when answered after it: the comparison's last step is among the waits.
+      // Asked before the end, so counted even when answered after it: the last step is among the waits.
       duringMs.push(ms);
       await new Promise((resolve) => setTimeout(resolve, COMPLETION_PACE_MS));
     }
     await this.#replace(uri, this.#text(uri).length - 6, 6, "");
-    const { at, warned } = await within(Math.max(1, deadline - performance.now()), "the menu-similar comparison", compared);
+    const { at, warned, items } = await within(Math.max(1, deadline - performance.now()), "the menu-similar comparison", delivered);
     const similar = new Map<string, string>();
     if (warned > 0) {
-      const report = { items: await this.#workspaceReport(this.#resultIds) };
+      const report = { items };
       for (const item of report.items) {
         const first = item.kind === "full" ? item.items.find((diagnostic) => diagnostic.code === "menu-similar") : undefined;
         const neighbour = first && /is so like @([a-z0-9-]+)'s/.exec(first.message)?.[1];
