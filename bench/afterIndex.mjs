@@ -6,11 +6,10 @@
 // waits for a change: the menu-similar warnings come so). Prints, per run, the completions' median, p95 and
 // longest wait, how many files' diagnostics came (with problems) and when the last did; the builds alternate
 // round by round. Needs `node esbuild.mjs` for the default server, dist/server.js.
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import * as rpc from "vscode-jsonrpc/node.js";
+import { initializeOn, startServer } from "./serverProcess.mjs";
 
 const args = process.argv.slice(2);
 const folder = path.resolve(args[0] ?? "");
@@ -28,13 +27,7 @@ const pull = args.includes("--pull");
 const REPORT_TOKEN = "workspace-report";
 
 async function run(server) {
-  // The flags and environment every launcher gives (SERVER_NODE_FLAGS and serverEnvironment in shared/protocol.ts).
-  const env = { ...process.env, MALLOC_ARENA_MAX: "2" };
-  delete env.NODE_EXTRA_CA_CERTS;
-  const spawned = performance.now();
-  const child = spawn(process.execPath, ["--max-semi-space-size=8", server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"], env });
-  const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
-  for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh"]) connection.onRequest(method, () => null);
+  const { child, connection, spawnedAt: spawned } = startServer(server);
   let delivered = 0;
   let withProblems = 0;
   let lastAt = 0;
@@ -54,17 +47,11 @@ async function run(server) {
     else if (params.value?.kind === "end") indexed();
   });
   connection.listen();
-  await connection.sendRequest("initialize", {
-    processId: process.pid,
-    rootUri: null,
-    workspaceFolders: [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }],
-    capabilities: {
-      textDocument: { ...(pull ? { diagnostic: { dynamicRegistration: false } } : {}), completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: {} },
-      workspace: pull ? { diagnostics: { refreshSupport: true } } : {},
-      window: { workDoneProgress: true },
-    },
+  await initializeOn(connection, folder, {
+    textDocument: { ...(pull ? { diagnostic: { dynamicRegistration: false } } : {}), completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: {} },
+    workspace: pull ? { diagnostics: { refreshSupport: true } } : {},
+    window: { workDoneProgress: true },
   });
-  connection.sendNotification("initialized", {});
   const file = readdirSync(folder).filter((name) => name.endsWith(".skill.md")).sort()[0];
   const uri = pathToFileURL(path.join(folder, file)).href;
   const text = `${readFileSync(path.join(folder, file), "utf8")}\nThen @`;

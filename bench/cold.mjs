@@ -9,11 +9,10 @@
 // compared: the completions' p95, p99 and longest, and when the comparison ended (the bench's "completion p95
 // while they are compared", alone); `--each` prints every one as `ms after spawn:ms waited`, to set beside a
 // profile. Needs `node esbuild.mjs` for the default server, dist/server.js.
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import * as rpc from "vscode-jsonrpc/node.js";
+import { initializeOn, startServer } from "./serverProcess.mjs";
 
 const args = process.argv.slice(2);
 const folder = path.resolve(args[0] ?? "");
@@ -38,36 +37,24 @@ function cpuOf(file) {
 }
 
 async function coldStart(server) {
-  const started = performance.now();
-  // The flags and environment every launcher gives (SERVER_NODE_FLAGS and serverEnvironment in shared/protocol.ts).
-  const env = { ...process.env, MALLOC_ARENA_MAX: "2" };
-  delete env.NODE_EXTRA_CA_CERTS;
-  const child = spawn(process.execPath, ["--max-semi-space-size=8", ...profile, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"], env });
-  const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+  const { child, connection, spawnedAt: started } = startServer(server, profile);
   let indexed;
   const indexing = new Promise((resolve) => (indexed = resolve));
-  for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) connection.onRequest(method, () => null);
   connection.onNotification("$/progress", (params) => params.value?.kind === "end" && indexed());
   connection.onNotification("skill/status", (status) => status.indexing === false && indexed());
   let compared;
   const comparing = new Promise((resolve) => (compared = resolve));
   connection.onNotification("window/logMessage", (params) => /^Compared the menu's summaries/.test(params.message ?? "") && compared(performance.now()));
   connection.listen();
-  await connection.sendRequest("initialize", {
-    processId: process.pid,
-    rootUri: null,
-    workspaceFolders: [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }],
-    capabilities: {
-      // Completion as the bench (and VS Code) declares it: a list may share its edit range and data among its items.
-      textDocument: {
-        diagnostic: { dynamicRegistration: false },
-        completion: { completionItem: { snippetSupport: true, labelDetailsSupport: true }, completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] } },
-      },
-      workspace: { workspaceFolders: true, diagnostics: { refreshSupport: true } },
-      window: { workDoneProgress: true },
+  await initializeOn(connection, folder, {
+    // Completion as the bench (and VS Code) declares it: a list may share its edit range and data among its items.
+    textDocument: {
+      diagnostic: { dynamicRegistration: false },
+      completion: { completionItem: { snippetSupport: true, labelDetailsSupport: true }, completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] } },
     },
+    workspace: { workspaceFolders: true, diagnostics: { refreshSupport: true } },
+    window: { workDoneProgress: true },
   });
-  connection.sendNotification("initialized", {});
   await indexing;
   const indexedAt = performance.now() - started;
   const report = await connection.sendRequest("workspace/diagnostic", { previousResultIds: [] });

@@ -953,7 +953,9 @@ export class SkillServer {
     try {
       while (this.#publishAt < this.#publishQueue.length) {
         let written: Promise<void> | undefined;
-        for (let sent = 0; sent < PUBLISH_BATCH && this.#publishAt < this.#publishQueue.length; ) {
+        // A batch also ends after a slice of time: most files need no message, and each is diagnosed to know.
+        const until = performance.now() + MENTIONS_SLICE_MS;
+        for (let sent = 0; sent < PUBLISH_BATCH && this.#publishAt < this.#publishQueue.length && performance.now() < until; ) {
           const uri = this.#publishQueue[this.#publishAt++] as string;
           this.#inPublishQueue.delete(uri);
           const publishing = this.#publish(uri);
