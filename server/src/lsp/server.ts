@@ -87,10 +87,11 @@ const MENU_SIMILARITY_STEP_UNITS = 4;
 /** Turns of the event loop it gives away between slices. */
 const MENU_SIMILARITY_YIELD_TURNS = 8;
 /**
- * The index of who mentions what is built after the first index for this long at a time, a few skills per step:
- * 256 skills a slice took 4 ms at 100,000 skills (garbage collections among them), and completions waited behind.
+ * Background work after an index (the index of who mentions what, completion's table, the menu count, the
+ * pushed diagnostics) runs this long at a time, a few skills per step: 256 skills of the mentions a slice took
+ * 4 ms at 100,000 skills (garbage collections among them), and completions waited behind.
  */
-const MENTIONS_SLICE_MS = 0.5;
+const BACKGROUND_SLICE_MS = 0.5;
 const MENTIONS_STEP_SKILLS = 16;
 const CANDIDATES_STEP_SKILLS = 64;
 
@@ -607,7 +608,7 @@ export class SkillServer {
     await this.#inSlices(() => this.#namespace.indexMentions(MENTIONS_STEP_SKILLS));
   }
 
-  /** One slice of the index of who mentions what (see MENTIONS_SLICE_MS): true when it is complete. */
+  /** One slice of the index of who mentions what (see BACKGROUND_SLICE_MS): true when it is complete. */
   #indexMentionsSlice(): boolean {
     return this.#slice(() => this.#namespace.indexMentions(MENTIONS_STEP_SKILLS));
   }
@@ -621,9 +622,9 @@ export class SkillServer {
     await this.#inSlices(() => this.#namespace.layOutMentionCandidates(CANDIDATES_STEP_SKILLS));
   }
 
-  /** Steps of background work for MENTIONS_SLICE_MS: true once `step` says the work is done. */
+  /** Steps of background work for BACKGROUND_SLICE_MS: true once `step` says the work is done. */
   #slice(step: () => boolean): boolean {
-    const until = performance.now() + MENTIONS_SLICE_MS;
+    const until = performance.now() + BACKGROUND_SLICE_MS;
     do if (step()) return true;
     while (performance.now() < until);
     return false;
@@ -954,7 +955,7 @@ export class SkillServer {
       while (this.#publishAt < this.#publishQueue.length) {
         let written: Promise<void> | undefined;
         // A batch also ends after a slice of time: most files need no message, and each is diagnosed to know.
-        const until = performance.now() + MENTIONS_SLICE_MS;
+        const until = performance.now() + BACKGROUND_SLICE_MS;
         for (let sent = 0; sent < PUBLISH_BATCH && this.#publishAt < this.#publishQueue.length && performance.now() < until; ) {
           const uri = this.#publishQueue[this.#publishAt++] as string;
           this.#inPublishQueue.delete(uri);
