@@ -6,9 +6,10 @@
 // Prints each run and the medians. `--profile DIR` runs each server with --cpu-prof into DIR (one file a thread).
 // `--compare` then also opens one skill, types `@` at its end and asks for completion every 20 ms, as the bench
 // does (`--pace MS`; 0: again as soon as answered), until the server logs that the menu's summaries are
-// compared: the completions' p95, p99 and longest, and when the comparison ended (the bench's "completion p95
-// while they are compared", alone); `--each` prints every one as `ms after spawn:ms waited`, to set beside a
-// profile. Needs `node esbuild.mjs` for the default server, dist/server.js.
+// compared and the workspace report asked again with the result ids held brings their warnings: the
+// completions' p95, p99 and longest, when the comparison ended and when its warnings were in (the bench's
+// "completion p95 while they are compared", alone); `--each` prints every one as `ms after spawn:ms waited`, to
+// set beside a profile. Needs `node esbuild.mjs` for the default server, dist/server.js.
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -70,7 +71,8 @@ async function coldStart(server) {
     peak: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024,
   };
   if (compare) {
-    Object.assign(run, await completionWhileCompared(connection, comparing, started));
+    const resultIds = report.items.flatMap((item) => (item.resultId === undefined ? [] : [{ uri: item.uri, value: item.resultId }]));
+    Object.assign(run, await completionWhileCompared(connection, comparing, started, resultIds));
     run.peakCompared = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1]) / 1024;
   }
   await connection.sendRequest("shutdown");
@@ -80,8 +82,11 @@ async function coldStart(server) {
   return run;
 }
 
-/** Completion after a fresh `@` in one skill, asked again and again until the comparison ends: its p95, and when it ended. */
-async function completionWhileCompared(connection, comparing, started) {
+/**
+ * Completion after a fresh `@` in one skill, asked again and again until the comparison's warnings are in: its
+ * p95, when the comparison ended and when the report that brings its warnings came.
+ */
+async function completionWhileCompared(connection, comparing, started, resultIds) {
   const file = readdirSync(folder).filter((name) => name.endsWith(".skill.md")).sort()[0];
   const uri = pathToFileURL(path.join(folder, file)).href;
   const text = `${readFileSync(path.join(folder, file), "utf8")}\nAsk @`;
@@ -89,7 +94,12 @@ async function completionWhileCompared(connection, comparing, started) {
   connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "skill", version: 1, text } });
   const position = { line: lines.length - 1, character: lines[lines.length - 1].length };
   let done = false;
-  comparing.then(() => (done = true));
+  const delivered = comparing.then(async () => {
+    // In parts as VS Code asks it (the parts come as $/progress, unread here).
+    await connection.sendRequest("workspace/diagnostic", { previousResultIds: resultIds, partialResultToken: "warnings" });
+    done = true;
+    return performance.now();
+  });
   const times = [];
   // A server that never logs the end is not waited for past two minutes.
   const deadline = performance.now() + 120_000;
@@ -103,13 +113,16 @@ async function completionWhileCompared(connection, comparing, started) {
   }
   times.sort((a, b) => a - b);
   const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
-  return { compared: done ? (await comparing) - started : NaN, completions: times.length, completionP95: at(0.95), completionP99: at(0.99), completionMax: at(1) };
+  return {
+    compared: done ? (await comparing) - started : NaN,
+    delivered: done ? (await delivered) - started : NaN,
+    completions: times.length, completionP95: at(0.95), completionP99: at(0.99), completionMax: at(1) };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const row = (run) =>
   `whole ${run.whole.toFixed(0)} ms, indexed ${run.indexed.toFixed(0)} ms, main thread CPU ${run.mainCpu} ms, process CPU ${run.processCpu} ms, RSS ${run.rss.toFixed(0)} MB (peak ${run.peak.toFixed(0)} MB)` +
-  (run.compared === undefined ? "" : `; compared ${run.compared.toFixed(0)} ms after spawn (peak then ${run.peakCompared.toFixed(0)} MB), completion p95 meanwhile ${run.completionP95.toFixed(2)} ms${run.completions === undefined ? "" : ` (${run.completions} asked; p99 ${run.completionP99.toFixed(2)} ms, longest ${run.completionMax.toFixed(2)} ms)`}`);
+  (run.compared === undefined ? "" : `; compared ${run.compared.toFixed(0)} ms after spawn, its warnings in at ${run.delivered.toFixed(0)} ms (peak then ${run.peakCompared.toFixed(0)} MB), completion p95 meanwhile ${run.completionP95.toFixed(2)} ms${run.completions === undefined ? "" : ` (${run.completions} asked; p99 ${run.completionP99.toFixed(2)} ms, longest ${run.completionMax.toFixed(2)} ms)`}`);
 const runs = new Map(servers.map((server) => [server, []]));
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`${folder}, ${rounds} rounds; load average before ${load()}`);
@@ -124,6 +137,6 @@ for (let round = 0; round < rounds; round++) {
 console.log(`load average after ${load()}; medians:`);
 for (const [server, list] of runs) {
   const pick = (key) => median(list.map((run) => run[key]));
-  const compared = compare ? { compared: pick("compared"), peakCompared: pick("peakCompared"), completionP95: pick("completionP95") } : {};
+  const compared = compare ? { compared: pick("compared"), delivered: pick("delivered"), peakCompared: pick("peakCompared"), completionP95: pick("completionP95") } : {};
   console.log(`${server}: ${row({ whole: pick("whole"), indexed: pick("indexed"), mainCpu: pick("mainCpu"), processCpu: pick("processCpu"), rss: pick("rss"), peak: pick("peak"), ...compared })}`);
 }
