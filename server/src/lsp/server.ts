@@ -68,6 +68,7 @@ import {
   withFixData,
   type ClientProfile,
 } from "./capabilities.js";
+import { AnswersFirst } from "./answersFirst.js";
 import { GraphHost } from "./graph.js";
 import { PlannerHost } from "./planner.js";
 import { RoutingHost } from "./routing.js";
@@ -165,6 +166,7 @@ function refusalError(refusal: Refusal): ResponseError<void> {
  */
 export class SkillServer {
   readonly #connection: Connection;
+  readonly #answersFirst: AnswersFirst;
   readonly #documents = new TextDocuments(TextDocument);
   /** Skills no editor has open give up their text; a request that needs it reads the file again. */
   readonly #namespace = new Namespace({ isOpen: (uri) => this.#documents.get(uri) !== undefined, load: (uri) => readWorkspaceFileSync(pathFromUri(uri)) });
@@ -227,8 +229,9 @@ export class SkillServer {
   readonly #graph: GraphHost;
   #initialSettings: SkillSettings = {};
 
-  constructor(connection: Connection) {
+  constructor(connection: Connection, answersFirst = new AnswersFirst()) {
     this.#connection = connection;
+    this.#answersFirst = answersFirst;
     // Built in the background once the workspace is read: no answer waits for the menu-similar warnings.
     this.#namespace.deferMenuSimilarity();
     this.#planner = new PlannerHost({
@@ -381,7 +384,7 @@ export class SkillServer {
           let looked = 0;
           for (const uri of candidates) {
             if (++looked % 64 === 0 && performance.now() > yieldAt) {
-              await new Promise((resolve) => setImmediate(resolve));
+              await this.#answersFirst.turn();
               if (token.isCancellationRequested) return { items: [] };
               yieldAt = performance.now() + WORKSPACE_REPORT_SLICE_MS;
             }
@@ -410,7 +413,7 @@ export class SkillServer {
               // until written: parts made in one turn outlived the young generation together, and 45,000 warned
               // files' parts doubled the resident memory until the next full collection.
               await written;
-              await new Promise((resolve) => setImmediate(resolve));
+              await this.#answersFirst.turn();
               if (token.isCancellationRequested) return { items: [] };
               yieldAt = performance.now() + WORKSPACE_REPORT_SLICE_MS;
             }
@@ -648,7 +651,8 @@ export class SkillServer {
 
   /** Turns of the event loop for the requests that came meanwhile: each takes several (read, dispatch, answer, write). */
   async #yieldToRequests(): Promise<void> {
-    for (let turn = 0; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 1; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await this.#answersFirst.turn();
   }
 
   /**
@@ -1065,14 +1069,20 @@ export class SkillServer {
     await this.#settled();
     if (this.#documents.get(uri)?.version !== version) throw new ResponseError(LSPErrorCodes.ContentModified, "The document changed while the request waited; ask again.");
     const file = fileOf(this.#namespace, uri);
-    return file ? handler(file) : null;
+    try {
+      return file ? handler(file) : null;
+    } finally {
+      this.#answersFirst.noteAnswer();
+    }
   }
 }
 
 /** Starts the server on the transport named on the command line (`--stdio`, `--node-ipc`, `--socket=N`). */
 export function startServer(): SkillServer {
+  const answersFirst = new AnswersFirst();
+  answersFirst.watchTransport();
   const connection = createConnection(ProposedFeatures.all);
-  const server = new SkillServer(connection);
+  const server = new SkillServer(connection, answersFirst);
   server.listen();
   return server;
 }
