@@ -7,9 +7,10 @@
 // `--compare` then also opens one skill, types `@` at its end and asks for completion every 20 ms, as the bench
 // does (`--pace MS`; 0: again as soon as answered), until the server logs that the menu's summaries are
 // compared and the workspace report asked again with the result ids held brings their warnings: the
-// completions' p95, p99 and longest, when the comparison ended and when its warnings were in (the bench's
-// "completion p95 while they are compared", alone); `--each` prints every one as `ms after spawn:ms waited`, to
-// set beside a profile. Needs `node esbuild.mjs` for the default server, dist/server.js.
+// completions' p95, p99 and longest, their median once the comparison had ended (while its warnings went out),
+// when it ended and when its warnings were in (the bench's "completion p95 while they are compared", alone);
+// `--each` prints every one as `ms after spawn:ms waited`, to set beside a profile. Needs `node esbuild.mjs` for
+// the default server, dist/server.js.
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -101,6 +102,10 @@ async function completionWhileCompared(connection, comparing, started, resultIds
     return performance.now();
   });
   const times = [];
+  // The waits of the completions asked once the comparison had ended, while its warnings went out.
+  const whileDelivered = [];
+  let comparedAt = Infinity;
+  comparing.then((at) => (comparedAt = at));
   // A server that never logs the end is not waited for past two minutes.
   const deadline = performance.now() + 120_000;
   while (!done && performance.now() < deadline) {
@@ -108,6 +113,7 @@ async function completionWhileCompared(connection, comparing, started, resultIds
     await connection.sendRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } });
     // Asked before the end, so counted even when answered after it: the comparison's last step is among the waits.
     times.push(performance.now() - asked);
+    if (asked >= comparedAt) whileDelivered.push(performance.now() - asked);
     if (each) process.stdout.write(`${(asked - started).toFixed(0)}:${(performance.now() - asked).toFixed(1)} `);
     if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
   }
@@ -116,13 +122,14 @@ async function completionWhileCompared(connection, comparing, started, resultIds
   return {
     compared: done ? (await comparing) - started : NaN,
     delivered: done ? (await delivered) - started : NaN,
-    completions: times.length, completionP95: at(0.95), completionP99: at(0.99), completionMax: at(1) };
+    completions: times.length, completionP95: at(0.95), completionP99: at(0.99), completionMax: at(1),
+    deliveredMedian: whileDelivered.length > 0 ? median(whileDelivered) : NaN };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const row = (run) =>
   `whole ${run.whole.toFixed(0)} ms, indexed ${run.indexed.toFixed(0)} ms, main thread CPU ${run.mainCpu} ms, process CPU ${run.processCpu} ms, RSS ${run.rss.toFixed(0)} MB (peak ${run.peak.toFixed(0)} MB)` +
-  (run.compared === undefined ? "" : `; compared ${run.compared.toFixed(0)} ms after spawn, its warnings in at ${run.delivered.toFixed(0)} ms (peak then ${run.peakCompared.toFixed(0)} MB), completion p95 meanwhile ${run.completionP95.toFixed(2)} ms${run.completions === undefined ? "" : ` (${run.completions} asked; p99 ${run.completionP99.toFixed(2)} ms, longest ${run.completionMax.toFixed(2)} ms)`}`);
+  (run.compared === undefined ? "" : `; compared ${run.compared.toFixed(0)} ms after spawn, its warnings in at ${run.delivered.toFixed(0)} ms (peak then ${run.peakCompared.toFixed(0)} MB), completion p95 meanwhile ${run.completionP95.toFixed(2)} ms${run.completions === undefined ? "" : ` (${run.completions} asked; p99 ${run.completionP99.toFixed(2)} ms, longest ${run.completionMax.toFixed(2)} ms)`}; median ${run.deliveredMedian.toFixed(2)} ms while the warnings went out`);
 const runs = new Map(servers.map((server) => [server, []]));
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`${folder}, ${rounds} rounds; load average before ${load()}`);
@@ -137,6 +144,6 @@ for (let round = 0; round < rounds; round++) {
 console.log(`load average after ${load()}; medians:`);
 for (const [server, list] of runs) {
   const pick = (key) => median(list.map((run) => run[key]));
-  const compared = compare ? { compared: pick("compared"), delivered: pick("delivered"), peakCompared: pick("peakCompared"), completionP95: pick("completionP95") } : {};
+  const compared = compare ? { compared: pick("compared"), delivered: pick("delivered"), peakCompared: pick("peakCompared"), completionP95: pick("completionP95"), deliveredMedian: pick("deliveredMedian") } : {};
   console.log(`${server}: ${row({ whole: pick("whole"), indexed: pick("indexed"), mainCpu: pick("mainCpu"), processCpu: pick("processCpu"), rss: pick("rss"), peak: pick("peak"), ...compared })}`);
 }
