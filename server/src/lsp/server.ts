@@ -126,15 +126,15 @@ const REFRESH_DELAY_MS = 40;
  */
 const WORKSPACE_REPORT_SLICE_MS = 1;
 /**
- * The most files, diagnostics and bytes of their messages in one part of the workspace report when the client
- * takes it in parts. A request asked meanwhile is answered behind the part being written and read: parts of 100
- * menu-similar warnings (65 KB) held a completion 4-5 ms (median) while 45,000 files' warnings went out, parts
- * of 25 (16 KB) 1.5 ms. Short diagnostics (a dangling mention's) still go 100 a part: 25, the first report at
- * 50,000 skills came 100-200 ms later.
+ * The most files, diagnostics and characters of their messages in one part of the workspace report when the
+ * client takes it in parts. A request asked meanwhile is answered behind the part being written and read: parts
+ * of 100 menu-similar warnings (65 KB) held a completion 4-5 ms (median) while 45,000 files' warnings went out,
+ * parts of 25 (17 KB) 1.5 ms. Short diagnostics (a dangling mention's) still go 100 a part: 25 a part, the
+ * first report at 50,000 skills came 100-200 ms later.
  */
 const WORKSPACE_REPORT_PART_FILES = 1000;
 const WORKSPACE_REPORT_PART_DIAGNOSTICS = 100;
-const WORKSPACE_REPORT_PART_MESSAGE_BYTES = 10_000;
+const WORKSPACE_REPORT_PART_MESSAGE_CHARACTERS = 10_000;
 /** How long a typed unknown mention under the cursor waits before it is reported, when no other edit comes. */
 const TYPING_IDLE_MS = 1000;
 
@@ -408,7 +408,7 @@ export class SkillServer {
               for (const diagnostic of diagnostics) messagesInPart += diagnostic.message.length;
               items.push(this.#workspaceEntry(uri, diagnostics));
             }
-            const partFull = items.length >= WORKSPACE_REPORT_PART_FILES || diagnosticsInPart >= WORKSPACE_REPORT_PART_DIAGNOSTICS || messagesInPart >= WORKSPACE_REPORT_PART_MESSAGE_BYTES;
+            const partFull = items.length >= WORKSPACE_REPORT_PART_FILES || diagnosticsInPart >= WORKSPACE_REPORT_PART_DIAGNOSTICS || messagesInPart >= WORKSPACE_REPORT_PART_MESSAGE_CHARACTERS;
             if (partial && partFull) {
               const written = partial.report({ items });
               items = [];
