@@ -656,7 +656,10 @@ export class SkillServer {
     for (let slice = 0; slice < maxSlices && !this.#slice(step); slice++) await this.#yieldToRequests();
   }
 
-  /** Turns of the event loop for the requests that came meanwhile: each takes several (read, dispatch, answer, write). */
+  /**
+   * Turns of the event loop for the requests that came meanwhile (each takes several: read, dispatch, answer,
+   * write), the last one held until they are answered (see AnswersFirst).
+   */
   async #yieldToRequests(): Promise<void> {
     for (let turn = 1; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
     await this.#answersFirst.turn();
