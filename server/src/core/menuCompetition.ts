@@ -2,7 +2,7 @@
  * The `menu-similar` diagnostics: two skills on the menu whose summaries are alike (see similarity.ts), kept
  * exact as the workspace changes.
  */
-import type { CoreDiagnostic } from "./diagnostics.js";
+import type { CoreDiagnostic, RelatedInformation } from "./diagnostics.js";
 import { DiagnosticCodes } from "./diagnostics.js";
 import { MAX_SIMILAR_REPORTED, MENU_SIMILARITY_THRESHOLD, summaryTerms } from "./similarity.js";
 import { SimilarityIndex, type Closest, type Int32Allocator, type JoinSets, type PairIntake, type SimilarityJoin } from "./similarityIndex.js";
@@ -369,17 +369,22 @@ export class MenuCompetition {
     }
     if (shown.length === 0) return [];
     const more = total - dropped - shown.length;
+    let related: RelatedInformation[] | undefined;
     return [
       {
         range: skill.summaryRange ?? skill.lines.rangeOf(0, 0),
         severity: "warning",
         code: DiagnosticCodes.menuSimilar,
         message: similarMessage(skill.slug, shown, more),
-        related: shown.map(({ score, other }) => ({
-          uri: other.uri,
-          range: other.summaryRange ?? other.lines.rangeOf(0, 0),
-          message: `@${other.slug}'s summary (similarity ${score.toFixed(2)})`,
-        })),
+        // Made when read: `check`'s text report names the neighbours in its message and never reads these. At
+        // 100,000 skills (45,000 warned), a profile of `check` had 364 ms under this report, 297 ms with them made when read.
+        get related(): readonly RelatedInformation[] {
+          return (related ??= shown.map(({ score, other }) => ({
+            uri: other.uri,
+            range: other.summaryRange ?? other.lines.rangeOf(0, 0),
+            message: `@${other.slug}'s summary (similarity ${score.toFixed(2)})`,
+          })));
+        },
       },
     ];
   }
