@@ -16,6 +16,8 @@ import {
   termSimilarity,
   type CoreDiagnostic,
 } from "../../server/src/core/index.js";
+import { termOf } from "../../server/src/core/similarity.js";
+import { termsHash } from "../../server/src/core/similarityIndex.js";
 import { loadExamples, skillUri, workspace } from "./helpers.js";
 
 const similar = (diagnostics: readonly CoreDiagnostic[]) => diagnostics.filter((diagnostic) => diagnostic.code === "menu-similar");
@@ -238,6 +240,36 @@ describe("the index", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  test("two term sets of one hash are two groups: set, linked, changed and removed, their neighbours are brute force's", () => {
+    // Two sets of term ids with one hash, found by a search over random sets of three ids below 3,000.
+    const first = [681, 1015, 1673];
+    const second = [1513, 2177, 2335];
+    assert.equal(termsHash(first), termsHash(second), "the hash changed: find two sets that share one again");
+    // Words that are their own terms. Ids are given in the order words are first read: 300 summaries of ten words
+    // give the words 0 to 2,999 their ids, then leave.
+    const letters = "bcdfghjkmnpqrtvwxz";
+    const word = (id: number) => `q${letters[Math.floor(id / 324)]}${letters[Math.floor(id / 18) % 18]}${letters[id % 18]}`;
+    const index = new SimilarityIndex();
+    for (let at = 0; at < 300; at++) index.setSummary(`dictionary ${at}`, Array.from({ length: 10 }, (_, k) => word(10 * at + k)).join(" "));
+    for (let at = 0; at < 300; at++) index.setSummary(`dictionary ${at}`, undefined);
+    for (const id of [...first, ...second, 2999]) assert.equal(termOf(word(id)), word(id));
+    const text = (ids: readonly number[]) => ids.map(word).join(" ");
+    // A near twin of each (one more term: similarity 3/√12 = 0.87), so that each has a neighbour of its own.
+    const twin = (ids: readonly number[]) => `${text(ids)} ${word(2999)}`;
+    const current = new Map<string, string>();
+    index.link();
+    assertEditsMatchBruteForce(index, current, [[1, text(first)], [2, text(second)], [3, twin(first)], [4, twin(second)], [5, text(first)]], true);
+    assert.deepEqual(index.neighbours("k1"), [{ key: "k5", score: 1 }, { key: "k3", score: 3 / Math.sqrt(12) }]);
+    assertEditsMatchBruteForce(index, current, [[1, undefined], [2, undefined]], true);
+    assertEditsMatchBruteForce(index, current, [[5, undefined], [2, text(second)], [1, text(first)]], true);
+    // And an index linked once every summary is in: the same pairs.
+    const linked = new SimilarityIndex();
+    for (const [key, summary] of current) linked.setSummary(key, summary);
+    linked.link();
+    for (const key of current.keys()) assert.deepEqual(linked.neighbours(key), index.neighbours(key), key);
+    assert.deepEqual([...linked.keysWithNeighbours()].sort(), ["k1", "k2", "k3", "k4"]);
   });
 
   test("who has neighbours is asked of a linked index only", () => {

@@ -52,8 +52,8 @@ export interface PairIntake {
 /** The summaries that have one set of terms: compared once, for all of them. */
 interface Group {
   readonly id: number;
-  /** The term ids, joined: the group's key. */
-  readonly signature: string;
+  /** The hash of its terms ({@link termsHash}): where {@link SimilarityIndex}'s table of groups keeps it. */
+  readonly hash: number;
   /** Term ids, sorted ascending: an array of small integers holds them in half the memory of an Int32Array. */
   readonly terms: readonly number[];
   /** Its keys: nearly every group has one. */
@@ -98,7 +98,12 @@ function partnerSizes(t: number, n: number): { lowest: number; highest: number }
 export class SimilarityIndex {
   readonly #threshold: number;
   readonly #groupOf = new Map<string, Group>();
-  readonly #groups = new Map<string, Group>();
+  /**
+   * The groups by the hash of their terms, a list where several share one. Keyed by the terms joined as text, each
+   * group held a string of its own, and 100,000 of them were a good part of what the collector copied while the
+   * summaries were first read.
+   */
+  readonly #groups = new Map<number, Group | Group[]>();
   readonly #byId: (Group | undefined)[] = [];
   readonly #freeIds: number[] = [];
   readonly #termIds = new Map<string, number>();
@@ -328,17 +333,27 @@ export class SimilarityIndex {
 
   /** Puts a key's sorted term ids in their group. */
   #place(key: string, terms: readonly number[]): void {
-    const signature = terms.join(",");
-    const group = this.#groups.get(signature) ?? this.#addGroup(signature, terms);
+    const hash = termsHash(terms);
+    const group = this.#groupWithTerms(hash, terms) ?? this.#addGroup(hash, terms);
     group.members = withString(group.members, key);
     group.sorted = undefined;
     this.#groupOf.set(key, group);
   }
 
-  #addGroup(signature: string, terms: readonly number[]): Group {
+  /** The group of exactly these terms, if there is one. */
+  #groupWithTerms(hash: number, terms: readonly number[]): Group | undefined {
+    const found = this.#groups.get(hash);
+    if (found === undefined || !Array.isArray(found)) return found && sameTerms(found.terms, terms) ? found : undefined;
+    return found.find((group) => sameTerms(group.terms, terms));
+  }
+
+  #addGroup(hash: number, terms: readonly number[]): Group {
     const id = this.#freeIds.pop() ?? this.#byId.length;
-    const group: Group = { id, signature, terms, members: undefined, sorted: undefined };
-    this.#groups.set(signature, group);
+    const group: Group = { id, hash, terms, members: undefined, sorted: undefined };
+    const sharing = this.#groups.get(hash);
+    if (sharing === undefined) this.#groups.set(hash, group);
+    else if (Array.isArray(sharing)) sharing.push(group);
+    else this.#groups.set(hash, [sharing, group]);
     this.#byId[id] = group;
     if (id >= this.#marks.length) {
       const length = Math.max(id + 1, this.#marks.length * 2);
@@ -365,7 +380,13 @@ export class SimilarityIndex {
       neighbours.forEach(group.id, (other) => neighbours.remove(other, group.id));
       neighbours.replace(group.id, []);
     }
-    this.#groups.delete(group.signature);
+    const sharing = this.#groups.get(group.hash);
+    if (!Array.isArray(sharing)) this.#groups.delete(group.hash);
+    else {
+      const rest = sharing.filter((other) => other !== group);
+      if (rest.length === 1) this.#groups.set(group.hash, rest[0] as Group);
+      else this.#groups.set(group.hash, rest);
+    }
     this.#byId[group.id] = undefined;
     this.#freeIds.push(group.id);
   }
@@ -411,12 +432,13 @@ export class SimilarityIndex {
     const neighbours = this.#neighbours;
     if (!neighbours) throw new Error("The similarity index was asked who has neighbours before its pairs were found.");
     const keys = new Set<string>();
-    const groups = this.#groups.values();
+    const byId = this.#byId;
+    let at = 0;
     return (units) => {
       for (let left = units; left > 0; left--) {
-        const next = groups.next();
-        if (next.done === true) return keys;
-        const group = next.value;
+        if (at === byId.length) return keys;
+        const group = byId[at++];
+        if (group === undefined) continue;
         const members = group.members;
         if (typeof members === "string") {
           if (neighbours.count(group.id) > 0) keys.add(members);
@@ -429,7 +451,8 @@ export class SimilarityIndex {
   /** {@link closest} for every key, with one question per group of identical summaries rather than one per key. */
   allClosest(limit: number): Map<string, Closest> {
     const all = new Map<string, Closest>();
-    for (const group of this.#groups.values()) {
+    for (const group of this.#byId) {
+      if (group === undefined) continue;
       // Found once for all the group's members (a probe, before linking).
       const found: [Group, number][] = [];
       this.#eachNeighbour(group, (other, score) => found.push([other, score]));
@@ -1227,6 +1250,19 @@ function eachSubset(ranks: Int32Array, start: number, length: number, c: number,
 function mix(hash: number): number {
   const h = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
   return (h ^ (h >>> 12)) & 0x3fffffff;
+}
+
+/** A hash of sorted term ids (FNV-1a over the ids); exported for the tests that make two sets share one. */
+export function termsHash(terms: readonly number[]): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let k = 0; k < terms.length; k++) hash = Math.imul(hash ^ (terms[k] as number), 0x01000193);
+  return hash;
+}
+
+function sameTerms(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 /** Removes one occurrence of a value from an unordered list, by moving the last entry into its place. */
