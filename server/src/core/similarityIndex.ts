@@ -309,12 +309,14 @@ export class SimilarityIndex {
       const id = this.#wordTermId(text, start, i);
       if (id < 0) continue;
       if (count === this.#scratch.length) this.#scratch = grown(this.#scratch, 2 * count);
-      // Kept ascending and unique: a summary has a few dozen words at most.
+      // Kept ascending and unique: a summary has a few dozen words at most, moved up one by one (a call to
+      // copyWithin for each word cost more than the moves).
+      const scratch = this.#scratch;
       let at = count;
-      while (at > 0 && (this.#scratch[at - 1] as number) > id) at--;
-      if (at > 0 && this.#scratch[at - 1] === id) continue;
-      this.#scratch.copyWithin(at + 1, at, count);
-      this.#scratch[at] = id;
+      while (at > 0 && (scratch[at - 1] as number) > id) at--;
+      if (at > 0 && scratch[at - 1] === id) continue;
+      for (let k = count; k > at; k--) scratch[k] = scratch[k - 1] as number;
+      scratch[at] = id;
       count++;
     }
     return count;
