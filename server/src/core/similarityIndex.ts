@@ -336,23 +336,17 @@ export class SimilarityIndex {
   /** Puts a key's sorted term ids in their group. */
   #place(key: string, terms: readonly number[]): void {
     const hash = termsHash(terms);
-    const group = this.#groupWithTerms(hash, terms) ?? this.#addGroup(hash, terms);
+    const sharing = this.#groups.get(hash);
+    const group = (sharing && withTerms(sharing, terms)) ?? this.#addGroup(hash, terms, sharing);
     group.members = withString(group.members, key);
     group.sorted = undefined;
     this.#groupOf.set(key, group);
   }
 
-  /** The group of exactly these terms, if there is one. */
-  #groupWithTerms(hash: number, terms: readonly number[]): Group | undefined {
-    const found = this.#groups.get(hash);
-    if (found === undefined || !Array.isArray(found)) return found && sameTerms(found.terms, terms) ? found : undefined;
-    return found.find((group) => sameTerms(group.terms, terms));
-  }
-
-  #addGroup(hash: number, terms: readonly number[]): Group {
+  /** `sharing`: the groups already under the terms' hash. */
+  #addGroup(hash: number, terms: readonly number[], sharing: Group | Group[] | undefined): Group {
     const id = this.#freeIds.pop() ?? this.#byId.length;
     const group: Group = { id, hash, terms, members: undefined, sorted: undefined };
-    const sharing = this.#groups.get(hash);
     if (sharing === undefined) this.#groups.set(hash, group);
     else if (Array.isArray(sharing)) sharing.push(group);
     else this.#groups.set(hash, [sharing, group]);
@@ -1259,6 +1253,12 @@ export function termsHash(terms: readonly number[]): number {
   let hash = 0x811c9dc5 | 0;
   for (let k = 0; k < terms.length; k++) hash = Math.imul(hash ^ (terms[k] as number), 0x01000193);
   return hash;
+}
+
+/** The group among those under one hash that has exactly these terms, if there is one. */
+function withTerms(sharing: Group | Group[], terms: readonly number[]): Group | undefined {
+  if (!Array.isArray(sharing)) return sameTerms(sharing.terms, terms) ? sharing : undefined;
+  return sharing.find((group) => sameTerms(group.terms, terms));
 }
 
 function sameTerms(a: readonly number[], b: readonly number[]): boolean {
