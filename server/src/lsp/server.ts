@@ -86,14 +86,14 @@ const EXPECTED_RENAME_MS = 60_000;
  */
 const MENU_SIMILARITY_SLICE_MS = 0.5;
 const MENU_SIMILARITY_STEP_UNITS = 4;
-/** Turns of the event loop it gives away between slices. */
-const MENU_SIMILARITY_YIELD_TURNS = 8;
 /**
  * Background work after an index (the index of who mentions what, completion's table, the menu count, the
  * pushed diagnostics) runs this long at a time, a few skills per step: 256 skills of the mentions a slice took
  * 4 ms at 100,000 skills (garbage collections among them), and completions waited behind.
  */
 const BACKGROUND_SLICE_MS = 0.5;
+/** Turns of the event loop every background work gives away between its slices. */
+const BACKGROUND_YIELD_TURNS = 8;
 const MENTIONS_STEP_SKILLS = 16;
 const CANDIDATES_STEP_SKILLS = 64;
 
@@ -661,7 +661,7 @@ export class SkillServer {
    * write), the last one held until they are answered (see AnswersFirst).
    */
   async #yieldToRequests(): Promise<void> {
-    for (let turn = 1; turn < MENU_SIMILARITY_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 1; turn < BACKGROUND_YIELD_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
     await this.#answersFirst.turn();
   }
 
