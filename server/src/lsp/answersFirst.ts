@@ -14,23 +14,29 @@ const MAX_WAIT_MS = 8;
 
 export class AnswersFirst {
   #lastActivity = 0;
+  readonly #now: () => number;
+
+  /** `now` reads the clock in milliseconds (another clock: a test's, which moves only when it says). */
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+  }
 
   /** A message came from the client (called where the transport reads it, before it is dispatched). */
   noteMessage(): void {
-    this.#lastActivity = performance.now();
+    this.#lastActivity = this.#now();
   }
 
   /** An answer was made: it is written in the turns that follow. */
   noteAnswer(): void {
-    this.#lastActivity = performance.now();
+    this.#lastActivity = this.#now();
   }
 
   /** A turn of the event loop, then more until nothing has been asked or answered for a moment (or a while has passed). */
   async turn(): Promise<void> {
-    const giveUpAt = performance.now() + MAX_WAIT_MS;
+    const giveUpAt = this.#now() + MAX_WAIT_MS;
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
-      const now = performance.now();
+      const now = this.#now();
       if (now - this.#lastActivity >= QUIET_MS || now >= giveUpAt) return;
     }
   }
