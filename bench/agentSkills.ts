@@ -15,6 +15,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import { SERVER_NODE_FLAGS, serverEnvironment } from "../shared/protocol.js";
+import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json";
 import { generateWorkspaces, percentile, RENAME_HUB, spawnServer, type GeneratedWorkspace } from "./workspace.js";
 
 const REPORT_TOKEN = "workspace-report";
@@ -64,7 +65,7 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
       rootUri: null,
       workspaceFolders: [{ uri: URI.file(folder).toString(), name: "bench" }],
       capabilities: {
-        textDocument: { diagnostic: {}, completion: { completionItem: { snippetSupport: true }, completionList: { itemDefaults: ["editRange", "data"] } }, rename: { prepareSupport: true } },
+        textDocument: { ...VSCODE_DIAGNOSTICS, completion: { completionItem: { snippetSupport: true }, completionList: { itemDefaults: ["editRange", "data"] } }, rename: { prepareSupport: true } },
         workspace: { workspaceFolders: true, workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] }, diagnostics: { refreshSupport: true } },
         window: { workDoneProgress: true },
       },

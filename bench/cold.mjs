@@ -15,6 +15,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { initializeOn, startServer } from "./serverProcess.mjs";
+import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json" with { type: "json" };
 
 const args = process.argv.slice(2);
 const folder = path.resolve(args[0] ?? "");
@@ -49,9 +50,10 @@ async function coldStart(server) {
   connection.onNotification("window/logMessage", (params) => /^Compared the menu's summaries/.test(params.message ?? "") && compared(performance.now()));
   connection.listen();
   await initializeOn(connection, folder, {
-    // Completion as the bench (and VS Code) declares it: a list may share its edit range and data among its items.
+    // Diagnostics and completion as the bench (and VS Code) declares them: related locations, tags and data; a
+    // completion list may share its edit range and data among its items.
     textDocument: {
-      diagnostic: { dynamicRegistration: false },
+      ...VSCODE_DIAGNOSTICS,
       completion: { completionItem: { snippetSupport: true, labelDetailsSupport: true }, completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] } },
     },
     workspace: { workspaceFolders: true, diagnostics: { refreshSupport: true } },

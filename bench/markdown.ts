@@ -23,6 +23,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import type { Diagnostic, Location, WorkspaceEdit } from "vscode-languageserver-protocol";
+import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json";
 import { cpuTimeOf, EDIT_HUB, editedFiles, positionAt, RENAME_HUB, spawnServer, stopServer, timed, type ColdFigures, type GeneratedWorkspace, type OpenEditorsFigures, type ServerProcess, type Subject } from "./workspace.js";
 
 /**
@@ -206,7 +207,7 @@ class MarkdownClient {
       workspaceFolders: [{ uri: URI.file(this.#folder).toString(), name: "markdown" }],
       initializationOptions: { markdownFileExtensions: ["md"] },
       capabilities: {
-        textDocument: { diagnostic: { dynamicRegistration: false }, rename: { prepareSupport: true }, synchronization: { didSave: true } },
+        textDocument: { ...VSCODE_DIAGNOSTICS, rename: { prepareSupport: true }, synchronization: { didSave: true } },
         workspace: { workspaceFolders: true, configuration: true, diagnostics: { refreshSupport: true }, workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] } },
         window: { workDoneProgress: true },
       },

@@ -25,6 +25,7 @@ import { scanMentions } from "../server/src/core/mentions.js";
 import { MENU_SIMILARITY_THRESHOLD, MIN_SUMMARY_TERMS, summaryTerms, termSimilarity } from "../server/src/core/similarity.js";
 import { SimilarityIndex } from "../server/src/core/similarityIndex.js";
 import { cachedModelPath, SMOLLM2 } from "../server/src/planner/modelCatalog.js";
+import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json";
 import { ensurePeer, MarkdownSubject, PEER, PEER_CACHE, peerInstalled, peerVersion } from "./markdown.js";
 import {
   BIG_FILE,
@@ -271,7 +272,8 @@ class SkillSubject implements Subject {
       workspaceFolders: [{ uri: URI.file(this.#workspace.skills).toString(), name: "skills" }],
       capabilities: {
         textDocument: {
-          diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
+          // Diagnostics as VS Code takes them: with related locations, tags and data.
+          ...VSCODE_DIAGNOSTICS,
           // As VS Code declares it: a list may share its edit range and data among its items.
           completion: { completionItem: { snippetSupport: true, labelDetailsSupport: true }, completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] } },
           rename: { prepareSupport: true },
