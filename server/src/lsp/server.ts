@@ -126,15 +126,15 @@ const REFRESH_DELAY_MS = 40;
  */
 const WORKSPACE_REPORT_SLICE_MS = 1;
 /**
- * The most files, diagnostics and characters of their messages in one part of the workspace report when the
- * client takes it in parts. A request asked meanwhile is answered behind the part being written and read: parts
- * of 100 menu-similar warnings (65 KB) held a completion 4-5 ms (median) while 45,000 files' warnings went out,
- * parts of 25 (17 KB) 1.5 ms. Short diagnostics (a dangling mention's) still go 100 a part: 25 a part, the
- * first report at 50,000 skills came 100-200 ms later.
+ * The most files, diagnostics and characters of their text (messages, and the messages and files of their
+ * related locations) in one part of the workspace report when the client takes it in parts. A request asked
+ * meanwhile is answered behind the part being written and read: parts of 100 menu-similar warnings (65 KB) held a
+ * completion 4-5 ms (median) while 45,000 files' warnings went out, parts of 25 (17 KB) 1.5 ms. Short diagnostics
+ * (a dangling mention's) still go 100 a part: 25 a part, the first report at 50,000 skills came 100-200 ms later.
  */
 const WORKSPACE_REPORT_PART_FILES = 1000;
 const WORKSPACE_REPORT_PART_DIAGNOSTICS = 100;
-const WORKSPACE_REPORT_PART_MESSAGE_CHARACTERS = 10_000;
+const WORKSPACE_REPORT_PART_CHARACTERS = 10_000;
 /** How long a typed unknown mention under the cursor waits before it is reported, when no other edit comes. */
 const TYPING_IDLE_MS = 1000;
 
@@ -161,6 +161,13 @@ const SETTLE_WAIT_MS = 10_000;
 /** Turns a refusal into the error a client shows to the user. */
 function refusalError(refusal: Refusal): ResponseError<void> {
   return new ResponseError(ErrorCodes.InvalidRequest, refusal.refused);
+}
+
+/** The characters of a diagnostic's text as sent: its message, and each related location's message and file. */
+function textLength(diagnostic: Diagnostic): number {
+  let length = diagnostic.message.length;
+  for (const related of diagnostic.relatedInformation ?? []) length += related.message.length + related.location.uri.length;
+  return length;
 }
 
 /**
@@ -382,7 +389,7 @@ export class SkillServer {
         for (;;) {
           let items: WorkspaceDocumentDiagnosticReport[] = [];
           let diagnosticsInPart = 0;
-          let messagesInPart = 0;
+          let charactersInPart = 0;
           let firstHeld: string | undefined;
           let yieldAt = performance.now() + WORKSPACE_REPORT_SLICE_MS;
           let looked = 0;
@@ -405,15 +412,15 @@ export class SkillServer {
               if (diagnostics.length === 0 && !previous.has(uri) && !this.#problemsSent.has(uri)) continue;
               this.#noteProblemsSent(uri, diagnostics.length);
               diagnosticsInPart += diagnostics.length;
-              for (const diagnostic of diagnostics) messagesInPart += diagnostic.message.length;
+              for (const diagnostic of diagnostics) charactersInPart += textLength(diagnostic);
               items.push(this.#workspaceEntry(uri, diagnostics));
             }
-            const partFull = items.length >= WORKSPACE_REPORT_PART_FILES || diagnosticsInPart >= WORKSPACE_REPORT_PART_DIAGNOSTICS || messagesInPart >= WORKSPACE_REPORT_PART_MESSAGE_CHARACTERS;
+            const partFull = items.length >= WORKSPACE_REPORT_PART_FILES || diagnosticsInPart >= WORKSPACE_REPORT_PART_DIAGNOSTICS || charactersInPart >= WORKSPACE_REPORT_PART_CHARACTERS;
             if (partial && partFull) {
               const written = partial.report({ items });
               items = [];
               diagnosticsInPart = 0;
-              messagesInPart = 0;
+              charactersInPart = 0;
               reported = true;
               // The next part waits for this one's write: the connection writes in order, and parts made faster
               // than the client reads them queued the answers to its other requests behind them. The part lives
