@@ -413,16 +413,18 @@ describe("menu-similar", () => {
     );
   });
 
-  test("built in the background: no warning before it is ready, then exactly those of a namespace built at once, whatever changed meanwhile", () => {
+  test("built in the background, started after the skills came or before (each indexed as it comes): no warning before it is ready, then exactly those of a namespace built at once, whatever changed meanwhile", () => {
     const summaries = ["Find a file on a device.", "Find files on devices.", "Check the calendar for a day.", "Check calendar days.", "Draft a reply.", "A test skill.", ""];
     const text = (summary: string) => (summary ? skill(summary) : "---\ntitle: T\n---\nBody.\n");
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.nat(5), fc.option(fc.constantFrom(...summaries), { nil: undefined })), { minLength: 1, maxLength: 12 }),
         fc.array(fc.tuple(fc.nat(5), fc.option(fc.constantFrom(...summaries), { nil: undefined }), fc.nat(3)), { maxLength: 12 }),
-        (before, during) => {
+        fc.boolean(),
+        (before, during, asAdded) => {
           const ns = new Namespace();
           ns.deferMenuSimilarity();
+          if (asAdded) ns.startMenuSimilarity(undefined, true);
           const texts = new Map<string, string>();
           const apply = (at: number, summary: string | undefined) => {
             const uri = skillUri(`s${at}`);
@@ -434,13 +436,16 @@ describe("menu-similar", () => {
               texts.set(uri, text(summary));
             }
           };
-          for (const [at, summary] of before) apply(at, summary);
+          for (const [at, summary] of before) {
+            apply(at, summary);
+            if (asAdded) for (const uri of texts.keys()) assert.deepEqual(similar(ns.diagnose(uri)), [], "a warning before the index is ready");
+          }
           // When it is ready, every skill with a warning is among those announced.
           const announced = (warned: Set<string>) => {
             const now = workspace(Object.fromEntries(texts));
             for (const uri of texts.keys()) if (similar(now.diagnose(uri)).length > 0) assert.ok(warned.has(uri), `${uri} gained warnings unannounced`);
           };
-          ns.startMenuSimilarity();
+          if (!asAdded) ns.startMenuSimilarity();
           let warned: Set<string> | undefined;
           for (const [at, summary, units] of during) {
             if (!ns.menuSimilarityReady) for (const uri of texts.keys()) assert.deepEqual(similar(ns.diagnose(uri)), [], "a warning before the index is ready");

@@ -20,15 +20,15 @@ export const checkVerb: Verb = {
     const { folders, values } = parseArgs(args, { positionalFolders: true, valued: ["--format"] });
     const format = values.get("--format") ?? "text";
     if (!(CHECK_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes ${CHECK_FORMATS.join(", ")}; got ${format}.`);
-    const namespaces = await loadLibraryNamespaces(folders);
     // The menu-similar pairs are found on other threads while this one diagnoses everything else: one builds the
     // index while the other starts, then both probe (two builders each enumerate every key to keep their half).
     const finder = new ThreadedPairFinder({ threads: 1, probers: 1 });
-    const comparing = namespaces.filter((namespace) => {
+    // Started before the files are read: each summary is read as its skill comes, while the next files are read.
+    const namespaces = await loadLibraryNamespaces(folders, (namespace) => {
       namespace.deferMenuSimilarity();
-      namespace.startMenuSimilarity(finder);
-      return namespace.advanceMenuSimilarity(Number.MAX_SAFE_INTEGER) === undefined;
+      namespace.startMenuSimilarity(finder, true);
     });
+    const comparing = namespaces.filter((namespace) => namespace.advanceMenuSimilarity(Number.MAX_SAFE_INTEGER) === undefined);
     const files = namespaces
       .flatMap((namespace) => namespace.uris().map((uri) => ({ uri, namespace })))
       .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));

@@ -109,9 +109,10 @@ async function checkFolders(folders: readonly string[], mustExist: boolean): Pro
 }
 
 /** Reads libraries into one namespace, each library's files only (none of a nested library's). */
-async function loadLibraries(libraries: readonly SkillLibrary[]): Promise<Namespace> {
+async function loadLibraries(libraries: readonly SkillLibrary[], beforeReading?: (namespace: Namespace) => void): Promise<Namespace> {
   // No file is open here: each skill gives up its text once parsed, and a verb that needs it reads the file.
   const namespace = new Namespace({ isOpen: () => false, load: (uri) => readWorkspaceFileSync(pathFromUri(uri)) });
+  beforeReading?.(namespace);
   // Every file listed under a lone library with none nested in it is its own: asked file by file, the question
   // was 170 ms of `check` on 100,000 skills.
   const alone = libraries.length === 1 && libraries[0]?.nested.length === 0;
@@ -148,10 +149,10 @@ export function relativeUri(uri: string): string {
  * The folders as namespaces to check: the folders themselves together (their `skills.json` applies to them
  * and below), then each library nested below them on its own, with its own `skills.json`.
  */
-export async function loadLibraryNamespaces(folders: readonly string[]): Promise<Namespace[]> {
+export async function loadLibraryNamespaces(folders: readonly string[], beforeReading?: (namespace: Namespace) => void): Promise<Namespace[]> {
   await checkFolders(folders, true);
   const found = await Promise.all(folders.map((folder) => findLibraries(folder)));
   const tops = found.map((libraries, index) => libraries[0] ?? { root: path.resolve(folders[index] ?? "."), nested: [] });
   const nested = found.flatMap((libraries) => libraries.slice(1));
-  return Promise.all([loadLibraries(tops), ...nested.map((library) => loadLibraries([library]))]);
+  return Promise.all([loadLibraries(tops, beforeReading), ...nested.map((library) => loadLibraries([library], beforeReading))]);
 }

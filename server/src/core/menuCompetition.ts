@@ -73,6 +73,8 @@ export class MenuCompetition {
   /** The URIs of the skills as the build began, indexed first (each looked up when its turn comes); those changed meanwhile are in #toIndex too. */
   #startedWith: readonly string[] = [];
   #startedAt = 0;
+  /** Index a skill as it changes, until the first step (see {@link start}). */
+  #indexAsAdded = false;
   /** Reading the summaries, finding the pairs, then reading who has a neighbour. */
   #phase: "index" | "join" | "keys" = "index";
   #keys: ((units: number) => Set<string> | undefined) | undefined;
@@ -111,12 +113,15 @@ export class MenuCompetition {
 
   /**
    * Begins building the index in steps over the namespace's skills as they are now (later changes are followed);
-   * with a `finder`, its pairs are found there while the steps here only take them in.
+   * with a `finder`, its pairs are found there while the steps here only take them in. With `asAdded`, a skill
+   * added or changed before the first step is indexed at once rather than at its turn: a caller that starts
+   * before reading the workspace then reads the summaries while it waits for the files.
    */
-  start(finder?: PairFinder): void {
+  start(finder?: PairFinder, asAdded = false): void {
     if (this.#state !== "idle" && this.#state !== "deferred") return;
     this.#state = "building";
     this.#finder = finder;
+    this.#indexAsAdded = asAdded;
     this.#phase = "index";
     // A copy of the list, not a set of 100,000 URIs: hashing each held the main thread 40 ms or more.
     this.#startedWith = Array.from(this.#skills(), (skill) => skill.uri);
@@ -130,6 +135,7 @@ export class MenuCompetition {
   advance(units: number): Set<string> | undefined {
     if (this.#state !== "building") return this.#state === "ready" ? new Set() : undefined;
     let budget = units;
+    this.#indexAsAdded = false;
     while (budget > 0) {
       if (this.#phase === "index") {
         if (this.#startedAt < this.#startedWith.length) {
@@ -290,8 +296,9 @@ export class MenuCompetition {
     if (this.#state === "idle" || this.#state === "deferred") return [];
     if (menuKey(previous) === menuKey(next)) return [];
     if (this.#state === "building" && this.#phase === "index" && !this.#index.has(uri)) {
+      if (this.#indexAsAdded) this.#index.setSummary(uri, competesOnMenu(next) ? (next.summary ?? "") : undefined);
       // Not indexed yet: its turn reads it as it is then (a skill removed reads as nothing).
-      this.#toIndex.add(uri);
+      else this.#toIndex.add(uri);
       return [];
     }
     const terms = termsOf(next);

@@ -522,10 +522,11 @@ export class Namespace {
 
   /**
    * Begins building the `menu-similar` index over the skills as they are now; later changes are followed. With
-   * a `finder` the pairs are found there (another thread) and the steps here only take them in.
+   * a `finder` the pairs are found there (another thread) and the steps here only take them in. With `asAdded`,
+   * before the workspace is read: each skill's summary is indexed as the skill comes, until the first step.
    */
-  startMenuSimilarity(finder?: PairFinder): void {
-    this.#competition.start(finder);
+  startMenuSimilarity(finder?: PairFinder, asAdded = false): void {
+    this.#competition.start(finder, asAdded);
   }
 
   /**
