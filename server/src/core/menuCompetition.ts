@@ -135,6 +135,7 @@ export class MenuCompetition {
   advance(units: number): Set<string> | undefined {
     if (this.#state !== "building") return this.#state === "ready" ? new Set() : undefined;
     let budget = units;
+    // From the first step on, a change is indexed at its turn again.
     this.#indexAsAdded = false;
     while (budget > 0) {
       if (this.#phase === "index") {
@@ -296,8 +297,9 @@ export class MenuCompetition {
     if (this.#state === "idle" || this.#state === "deferred") return [];
     if (menuKey(previous) === menuKey(next)) return [];
     if (this.#state === "building" && this.#phase === "index" && !this.#index.has(uri)) {
+      // Not indexed yet: indexed now when started so (see start), else its turn reads it as it is then (a skill
+      // removed reads as nothing).
       if (this.#indexAsAdded) this.#index.setSummary(uri, competesOnMenu(next) ? (next.summary ?? "") : undefined);
-      // Not indexed yet: its turn reads it as it is then (a skill removed reads as nothing).
       else this.#toIndex.add(uri);
       return [];
     }
