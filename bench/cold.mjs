@@ -9,9 +9,12 @@
 // compared and the workspace report asked again with the result ids held brings their warnings: the
 // completions' p95, p99 and longest, their median once the comparison had ended (while its warnings went out),
 // when it ended and when its warnings were in (the bench's "completion p95 while they are compared", alone);
-// `--each` prints every one as `ms after spawn:ms waited`, to set beside a profile. Needs `node esbuild.mjs` for
-// the default server, dist/server.js.
-import { readdirSync, readFileSync } from "node:fs";
+// `--each` prints every one as `ms after spawn:ms waited`, to set beside a profile. `--split` has the server stamp
+// each completion's arrival and answer (bench/stamps.cjs, preloaded) and splits the waits over 2 ms into the
+// way there, the server and the way back (with `--each`, every wait as `waited=there+server+back`). Needs
+// `node esbuild.mjs` for the default server, dist/server.js.
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { initializeOn, startServer } from "./serverProcess.mjs";
@@ -28,8 +31,9 @@ const compare = args.includes("--compare");
 const paceAt = args.indexOf("--pace");
 const pace = paceAt === -1 ? 20 : Number(args[paceAt + 1]) || 0;
 const each = args.includes("--each");
+const split = args.includes("--split");
 if (!args[0] || args[0].startsWith("--")) {
-  console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N] [--profile DIR] [--compare [--pace MS] [--each]]");
+  console.error("usage: node bench/cold.mjs <skills folder> [--server dist/server.js …] [--rounds N] [--profile DIR] [--compare [--pace MS] [--each] [--split]]");
   process.exit(2);
 }
 
@@ -40,7 +44,10 @@ function cpuOf(file) {
 }
 
 async function coldStart(server) {
-  const { child, connection, spawnedAt: started } = startServer(server, profile);
+  // With --split the server stamps each completion's arrival and answer (bench/stamps.cjs) into this file.
+  const stampsFile = split ? path.join(tmpdir(), `skill-lsp-stamps-${process.pid}-${Date.now()}.txt`) : undefined;
+  if (stampsFile) process.env.SKILL_LSP_STAMPS = stampsFile;
+  const { child, connection, spawnedAt: started } = startServer(server, stampsFile ? [...profile, "--require", path.join(import.meta.dirname, "stamps.cjs")] : profile);
   let indexed;
   const indexing = new Promise((resolve) => (indexed = resolve));
   connection.onNotification("$/progress", (params) => params.value?.kind === "end" && indexed());
@@ -82,6 +89,10 @@ async function coldStart(server) {
   connection.sendNotification("exit");
   await new Promise((resolve) => child.once("exit", resolve));
   connection.dispose();
+  if (stampsFile && run.asked) {
+    run.split = splitWaits(run.asked, readFileSync(stampsFile, "utf8"), started);
+    rmSync(stampsFile, { force: true });
+  }
   return run;
 }
 
@@ -104,6 +115,8 @@ async function completionWhileCompared(connection, comparing, started, resultIds
     return performance.now();
   });
   const times = [];
+  // Each completion as [asked, waited], in ms after spawn, for --split.
+  const asked = [];
   // The waits of the completions asked once the comparison had ended, while its warnings went out.
   const whileDelivered = [];
   let comparedAt = Infinity;
@@ -111,12 +124,13 @@ async function completionWhileCompared(connection, comparing, started, resultIds
   // A server that never logs the end is not waited for past two minutes.
   const deadline = performance.now() + 120_000;
   while (!done && performance.now() < deadline) {
-    const asked = performance.now();
+    const askedAt = performance.now();
     await connection.sendRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } });
     // Asked before the end, so counted even when answered after it: the comparison's last step is among the waits.
-    times.push(performance.now() - asked);
-    if (asked >= comparedAt) whileDelivered.push(performance.now() - asked);
-    if (each) process.stdout.write(`${(asked - started).toFixed(0)}:${(performance.now() - asked).toFixed(1)} `);
+    times.push(performance.now() - askedAt);
+    asked.push([askedAt - started, performance.now() - askedAt]);
+    if (askedAt >= comparedAt) whileDelivered.push(performance.now() - askedAt);
+    if (each && !split) process.stdout.write(`${(askedAt - started).toFixed(0)}:${(performance.now() - askedAt).toFixed(1)} `);
     if (pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
   }
   times.sort((a, b) => a - b);
@@ -125,7 +139,33 @@ async function completionWhileCompared(connection, comparing, started, resultIds
     compared: done ? (await comparing) - started : NaN,
     delivered: done ? (await delivered) - started : NaN,
     completions: times.length, completionP95: at(0.95), completionP99: at(0.99), completionMax: at(1),
-    deliveredMedian: whileDelivered.length > 0 ? median(whileDelivered) : NaN };
+    deliveredMedian: whileDelivered.length > 0 ? median(whileDelivered) : NaN, asked };
+}
+
+/**
+ * The waits of the completions over 2 ms, each split in three by the server's stamps: the way there (from the
+ * ask to the request's arrival on the server's stdin), the server (to its answer's write) and the way back.
+ * The completions are asked one at a time, so the n-th stamped is the n-th asked. With --each, every one is
+ * printed as `ms after spawn:waited=there+server+back`.
+ */
+function splitWaits(asked, stamps, started) {
+  const lines = stamps.split("\n").filter(Boolean).map((line) => line.split(" "));
+  const arrived = lines.filter(([kind]) => kind === "in").map(([, , at]) => Number(at) - performance.timeOrigin - started);
+  const answered = lines.filter(([kind]) => kind === "out").map(([, , at]) => Number(at) - performance.timeOrigin - started);
+  // The open editor's own completions, if any, came first.
+  const skip = arrived.length - asked.length;
+  const most = { there: 0, server: 0, back: 0 };
+  let slow = 0;
+  asked.forEach(([at, waited], i) => {
+    const there = (arrived[i + skip] ?? NaN) - at;
+    const server = (answered[i + skip] ?? NaN) - (arrived[i + skip] ?? NaN);
+    const back = at + waited - (answered[i + skip] ?? NaN);
+    if (each) process.stdout.write(`${at.toFixed(0)}:${waited.toFixed(1)}=${there.toFixed(1)}+${server.toFixed(1)}+${back.toFixed(1)} `);
+    if (waited <= 2) return;
+    slow++;
+    most[there >= server && there >= back ? "there" : server >= back ? "server" : "back"]++;
+  });
+  return `${slow} waited over 2 ms; the most of it the way there in ${most.there}, the server in ${most.server}, the way back in ${most.back}`;
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
@@ -140,7 +180,7 @@ for (let round = 0; round < rounds; round++) {
   for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
     const run = await coldStart(server);
     runs.get(server).push(run);
-    console.log(`${server}: ${run.files} files; ${row(run)}`);
+    console.log(`${server}: ${run.files} files; ${row(run)}${run.split ? `; of the completions, ${run.split}` : ""}`);
   }
 }
 console.log(`load average after ${load()}; medians:`);
