@@ -48,6 +48,8 @@ async function coldStart(server) {
   const stampsFile = split ? path.join(tmpdir(), `skill-lsp-stamps-${process.pid}-${Date.now()}.txt`) : undefined;
   if (stampsFile) process.env.SKILL_LSP_STAMPS = stampsFile;
   const { child, connection, spawnedAt: started } = startServer(server, stampsFile ? [...profile, "--require", path.join(import.meta.dirname, "stamps.cjs")] : profile);
+  // The server has its copy of the environment; nothing else this script starts gets the variable.
+  delete process.env.SKILL_LSP_STAMPS;
   let indexed;
   const indexing = new Promise((resolve) => (indexed = resolve));
   connection.onNotification("$/progress", (params) => params.value?.kind === "end" && indexed());
@@ -89,8 +91,9 @@ async function coldStart(server) {
   connection.sendNotification("exit");
   await new Promise((resolve) => child.once("exit", resolve));
   connection.dispose();
-  if (stampsFile && run.asked) {
-    run.split = splitWaits(run.asked, readFileSync(stampsFile, "utf8"), started);
+  if (stampsFile) {
+    // Without --compare no completion is asked: the file is removed all the same.
+    if (run.asked) run.split = splitWaits(run.asked, readFileSync(stampsFile, "utf8"), started);
     rmSync(stampsFile, { force: true });
   }
   return run;
