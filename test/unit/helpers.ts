@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { applyEdits, LineMap, Namespace, type CoreDiagnostic, type Position, type Range, type RenamePlan, type SkillFile } from "../../server/src/core/index.js";
+import { applyEdits, LineMap, Namespace, sigilOf, type CoreDiagnostic, type Position, type Range, type Reference, type RenamePlan, type SkillFile } from "../../server/src/core/index.js";
 
 /** The root of the in-memory workspace every test uses. */
 export const WS = "file:///ws/";
@@ -139,7 +139,7 @@ export function skillAnswers(skill: SkillFile | undefined): unknown {
     frontmatterRange: skill.frontmatterRange,
     bodyStart: skill.bodyStart,
     lines: skill.lines.lineCount,
-    mentions: skill.mentions.map((mention) => ({ written: mention.written, slug: mention.slug, start: mention.start, end: mention.end, place: mention.place, inCode: mention.inCode, range: mention.range })),
+    mentions: skill.mentions.map((mention) => ({ written: mention.written, slug: mention.slug, sigil: sigilOf(mention), target: (mention as Reference).target, start: mention.start, end: mention.end, place: mention.place, inCode: mention.inCode, range: mention.range })),
     requirements: skill.requirements,
     codeOnly: skill.codeOnly,
     problems: skill.problems,

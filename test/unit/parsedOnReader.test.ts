@@ -54,8 +54,11 @@ test("every example and fixture skill parsed on the reading thread answers as it
   }
   const skills = [...fromText.skills()];
   assert.ok(skills.length >= 40, `${skills.length} skills`);
-  // Every skill file travels; a SKILL.md that references anything does not (its references are of the Agent Skills' own kind).
-  const travelling = skills.filter((skill) => skill.format.label === "skill file" || skill.mentions.length === 0);
+  // Every skill file travels; a SKILL.md does unless it links to a skill's folder (a link carries its target, not a number).
+  const links = (skill: (typeof skills)[number]) => skill.mentions.filter((mention) => "target" in mention && mention.target !== undefined).length;
+  const travelling = skills.filter((skill) => skill.format.label === "skill file" || links(skill) === 0);
+  assert.ok(travelling.some((skill) => skill.format.label !== "skill file" && skill.mentions.length > 0), "a SKILL.md with references travels");
+  assert.ok(skills.some((skill) => links(skill) > 0), "a SKILL.md links to a skill's folder");
   assert.ok(travelling.length >= 40, `${travelling.length} skills`);
   assert.equal(parsedThere, travelling.length, "every skill that can travel was parsed on the thread");
   posted.indexMentions(Number.MAX_SAFE_INTEGER);
@@ -69,7 +72,7 @@ test("every example and fixture skill parsed on the reading thread answers as it
 });
 
 test("a packed batch gives back each skill as it was parsed, on generated texts too", () => {
-  const word = fc.constantFrom("plan", "Plan", "trip", "find-file", "x", "é", "🎉", "\n", "\r\n", " ", "`@plan`", "@Find-File", "@plan", "@a--b", "  - item\n");
+  const word = fc.constantFrom("plan", "Plan", "trip", "find-file", "x", "é", "🎉", "\n", "\r\n", " ", "`@plan`", "@Find-File", "@plan", "@a--b", " /plan", " $plan", "/plan/x", "[p](../plan/SKILL.md)", "  - item\n");
   const text = fc.array(word, { maxLength: 30 }).map((parts) => parts.join(""));
   const frontmatter = fc.tuple(text, text, fc.boolean()).map(([summary, body, agent]) => ({
     uri: agent ? "file:///w/skills/some-skill/SKILL.md" : "file:///w/skills/Some-Skill.skill.md",

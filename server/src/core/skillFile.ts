@@ -17,13 +17,23 @@ export interface Mention extends MentionToken {
   readonly range: Range;
 }
 
+/** What a mention is written with before its slug: `@`, or in Agent Skills prose `/` or `$` (see agentSkills/references.ts). */
+export type MentionSigil = "@" | "/" | "$";
+
+/** The sigils in the order {@link FileMention.packed} numbers them. */
+const SIGILS: readonly MentionSigil[] = ["@", "/", "$"];
+
 /**
  * A mention whose range is computed when asked: at 10,000 skills the ranges of every mention, held as three
  * objects each, were a tenth of the server's heap, and most of them are never read.
  */
 class FileMention implements Mention {
   readonly written: string;
-  /** start × 8 + flags: bit 0, in the summary (else the body); bit 1, a whole inline code span; bit 2, written in another case than its slug. One field for four, 282,000 times at 50,000 skills. */
+  /**
+   * start × 32 + flags: bit 0, in the summary (else the body); bit 1, a whole inline code span; bit 2, written in
+   * another case than its slug; bits 3 and 4, the sigil (see SIGILS). One field for five, 282,000 times at 50,000
+   * skills. A skill is at most MAX_SKILL_CHARS long, so the number fits the 32 bits a batch of parts carries.
+   */
   readonly packed: number;
   readonly #lines: LineMap;
 
@@ -33,13 +43,18 @@ class FileMention implements Mention {
     this.#lines = lines;
   }
 
-  static of(token: MentionToken, place: MentionPlace, lines: LineMap): FileMention {
+  static of(token: MentionToken, place: MentionPlace, lines: LineMap, sigil: MentionSigil = "@"): FileMention {
     // The scanner's shared copy of the slug (interned), not a slice: a slice would keep the whole file's text alive.
-    return new FileMention(token.written, token.start * 8 + (place === "summary" ? 1 : 0) + (token.inCode ? 2 : 0) + (token.slug === token.written ? 0 : 4), lines);
+    const flags = (place === "summary" ? 1 : 0) + (token.inCode ? 2 : 0) + (token.slug === token.written ? 0 : 4) + SIGILS.indexOf(sigil) * 8;
+    return new FileMention(token.written, token.start * 32 + flags, lines);
   }
 
   get start(): number {
-    return Math.floor(this.packed / 8);
+    return Math.floor(this.packed / 32);
+  }
+
+  get sigil(): MentionSigil {
+    return SIGILS[(this.packed & 31) >> 3] ?? "@";
   }
 
   /** The slug as written, nearly always; lower-cased (and shared) for the rare mention written in capitals. */
@@ -47,7 +62,7 @@ class FileMention implements Mention {
     return this.packed & 4 ? interned(this.written.toLowerCase()) : this.written;
   }
 
-  /** Just after the slug: the `@` and the slug are all a mention is. */
+  /** Just after the slug: the sigil and the slug are all a mention is. */
   get end(): number {
     return this.start + 1 + this.written.length;
   }
@@ -63,6 +78,15 @@ class FileMention implements Mention {
   get range(): Range {
     return this.#lines.rangeOf(this.start, this.end);
   }
+}
+
+/**
+ * A mention as a skill keeps it: packed in one number, its range made when asked. Also what an Agent Skill's
+ * `@name`, `/name` and `$name` references are (not its links to a skill's folder, which carry their target): a
+ * skill whose mentions are all of this kind is released as numbers, and parsed on the reading thread.
+ */
+export function packedMention(token: MentionToken, place: MentionPlace, lines: LineMap, sigil: MentionSigil): Mention & { readonly sigil: MentionSigil } {
+  return FileMention.of(token, place, lines, sigil);
 }
 
 /** A frontmatter string list entry (an example request or a near miss) with where it stands. */

@@ -1,6 +1,6 @@
 import { scanMentions } from "../mentions.js";
 import { codeFences, isInFence, type CodeFence } from "../prose.js";
-import type { Mention, MentionPlace } from "../skillFile.js";
+import { packedMention, type Mention, type MentionPlace } from "../skillFile.js";
 import { isValidHandle } from "../slug.js";
 import { detached, interned, internedSlice, type LineMap, type Range } from "../text.js";
 import { AGENT_SKILL_FILE, resolveLink, segmentsOf } from "./paths.js";
@@ -118,41 +118,38 @@ function scanLinks(uri: string, text: string, from: number, to: number, regions:
   return found;
 }
 
-class ProseReference implements Reference {
+/** A Markdown link to a skill's folder: the one reference that carries more than a number (see packedMention), its target. */
+class LinkReference implements Reference {
   readonly written: string;
   readonly slug: string;
   readonly start: number;
   readonly end: number;
   readonly place: MentionPlace;
-  readonly sigil: Sigil;
-  readonly inCode: boolean;
-  readonly target?: string;
-  readonly #link?: LinkToken;
+  readonly sigil = "";
+  readonly inCode = false;
+  readonly target: string;
+  readonly #link: LinkToken;
   readonly #lines: LineMap;
 
   /** `name`: a valid handle (lower case, so its own slug), as a shared copy: a slice would keep the whole file's text alive. */
-  constructor(name: string, start: number, end: number, place: MentionPlace, sigil: Sigil, lines: LineMap, link?: LinkToken, inCode = false) {
+  constructor(name: string, link: LinkToken, place: MentionPlace, lines: LineMap) {
     this.written = name;
-    this.inCode = inCode;
     this.slug = name;
-    this.start = start;
-    this.end = end;
+    this.start = link.start;
+    this.end = link.end;
     this.place = place;
-    this.sigil = sigil;
     this.#lines = lines;
-    if (link !== undefined) {
-      this.target = detached(link.target);
-      this.#link = { ...link, name: this.written, target: this.target, raw: detached(link.raw) };
-    }
+    this.target = detached(link.target);
+    this.#link = { ...link, name, target: this.target, raw: detached(link.raw) };
   }
 
   get range(): Range {
     return this.#lines.rangeOf(this.start, this.end);
   }
 
-  get link(): { readonly text: string; readonly range: Range } | undefined {
+  get link(): { readonly text: string; readonly range: Range } {
     const link = this.#link;
-    return link && { text: link.raw, range: this.#lines.rangeOf(link.rawStart, link.rawStart + link.raw.length) };
+    return { text: link.raw, range: this.#lines.rangeOf(link.rawStart, link.rawStart + link.raw.length) };
   }
 }
 
@@ -165,12 +162,15 @@ export function scanReferences(uri: string, text: string, lines: LineMap, from: 
   const references: Reference[] = [];
   for (const token of scanMentions(text, from, to).mentions) {
     if (token.written !== token.slug || continuesAsPath(text, token.end, to) || inRegions(regions, token.start)) continue;
-    references.push(new ProseReference(token.written, token.start, token.end, place, "@", lines, undefined, token.inCode));
+    references.push(packedMention(token, place, lines, "@"));
   }
   const mentionCount = references.length;
-  for (const token of scanSigils(text, from, to, regions)) references.push(new ProseReference(internedSlice(text, token.start + 1, token.end), token.start, token.end, place, token.sigil, lines));
+  for (const token of scanSigils(text, from, to, regions)) {
+    const name = internedSlice(text, token.start + 1, token.end);
+    references.push(packedMention({ written: name, slug: name, start: token.start, end: token.end, inCode: false }, place, lines, token.sigil));
+  }
   const sigilCount = references.length - mentionCount;
-  for (const link of scanLinks(uri, text, from, to, regions)) references.push(new ProseReference(interned(link.name), link.start, link.end, place, "", lines, link));
+  for (const link of scanLinks(uri, text, from, to, regions)) references.push(new LinkReference(interned(link.name), link, place, lines));
   // Each kind is found in text order: only a page with two kinds needs them merged.
   const kinds = (mentionCount > 0 ? 1 : 0) + (sigilCount > 0 ? 1 : 0) + (references.length > mentionCount + sigilCount ? 1 : 0);
   return kinds > 1 ? references.sort((a, b) => a.start - b.start) : references;
