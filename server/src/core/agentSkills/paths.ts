@@ -60,12 +60,22 @@ function fileNameOf(uri: string): string | undefined {
   return path.endsWith("/") ? undefined : decoded(path.slice(path.lastIndexOf("/") + 1));
 }
 
+/** The last URI {@link isAgentSkillUri} was asked about, and its answer: a file being read is asked about four times in a row. */
+let lastUri = "";
+let lastAnswer = false;
+
 /** True for `…/skills/<name>/SKILL.md`: an Agent Skill whose handle is `<name>`. */
 export function isAgentSkillUri(uri: string): boolean {
+  if (uri === lastUri) return lastAnswer;
   const name = fileNameOf(uri);
-  if (name !== undefined && name !== AGENT_SKILL_FILE) return false;
-  const segments = lastSegments(uri, 3);
-  return segments.length === 3 && segments[2] === AGENT_SKILL_FILE && segments[0] === "skills";
+  let answer = false;
+  if (name === undefined || name === AGENT_SKILL_FILE) {
+    const segments = lastSegments(uri, 3);
+    answer = segments.length === 3 && segments[2] === AGENT_SKILL_FILE && segments[0] === "skills";
+  }
+  lastUri = uri;
+  lastAnswer = answer;
+  return answer;
 }
 
 /** The handle of an Agent Skill: its folder's name. */
