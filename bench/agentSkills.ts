@@ -1,9 +1,10 @@
 /**
  * The same skills served from `.skill.md` files and from Agent Skills folders (`skills/<handle>/SKILL.md`):
- * cold start to every file's diagnostics, references and rename of a skill 1,000 files mention, completion
- * after the sigil, in both workspaces, with the ratio of the folders' figure to the files'. Each run starts a
- * fresh server on each workspace, the order swapped every run so that a drifting load treats both alike; the
- * cold start is the median of the runs, each operation the median of every run's rounds.
+ * cold start to every file's diagnostics and the peak resident memory then, references and rename of a skill
+ * 1,000 files mention, completion after the sigil, in both workspaces, with the ratio of the folders' figure to
+ * the files' and whether it holds the goal (at most 1.5×). Each run starts a fresh server on each workspace, the
+ * order swapped every run so that a drifting load treats both alike; the cold start and the memory are the
+ * median of the runs, each operation the median of every run's rounds.
  *
  *     node --import tsx bench/agentSkills.ts [--size 10000] [--runs 3] [--rounds 20] [--keep]
  *
@@ -16,7 +17,7 @@ import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import { SERVER_NODE_FLAGS, serverEnvironment } from "../shared/protocol.js";
 import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json";
-import { generateWorkspaces, percentile, RENAME_HUB, spawnServer, type GeneratedWorkspace } from "./workspace.js";
+import { generateWorkspaces, memoryOf, percentile, RENAME_HUB, spawnServer, type GeneratedWorkspace } from "./workspace.js";
 
 const REPORT_TOKEN = "workspace-report";
 
@@ -25,12 +26,17 @@ const SERVER = path.resolve(__dirname, "../dist/server.js");
 /** One run's samples. */
 interface Figures {
   readonly coldMs: number;
+  /** The peak resident memory once every file's diagnostics are in, in MB. */
+  readonly peakMb: number;
   readonly referencesMs: number[];
   readonly renameMs: number[];
   readonly completionMs: number[];
   readonly references: number;
   readonly renamedFiles: number;
 }
+
+/** The goal for every figure: SKILL.md folders within this many times the same skills' `.skill.md` files. */
+const GOAL_RATIO = 1.5;
 
 function arg(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
@@ -75,6 +81,7 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
     const answer = await connection.sendRequest<{ items: unknown[] }>("workspace/diagnostic", { previousResultIds: [], partialResultToken: REPORT_TOKEN });
     const report = { items: [...reportParts, ...answer.items] };
     const coldMs = performance.now() - server.spawnedAt;
+    const { peakMb } = memoryOf(server.child.pid);
     if (report.items.length === 0) throw new Error(`No diagnostics report for ${workspace.count} files`);
 
     const dependent = fileOf(workspace.renameDependents[0] ?? "");
@@ -103,7 +110,7 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
       await connection.sendRequest("textDocument/completion", { textDocument: { uri: plainUri }, position: end });
       if (round >= 0) times.completion.push(performance.now() - started);
     }
-    return { coldMs, referencesMs: times.references, renameMs: times.rename, completionMs: times.completion, references, renamedFiles };
+    return { coldMs, peakMb, referencesMs: times.references, renameMs: times.rename, completionMs: times.completion, references, renamedFiles };
   } finally {
     await connection.sendRequest("shutdown").catch(() => undefined);
     await connection.sendNotification("exit").catch(() => undefined);
@@ -129,19 +136,25 @@ async function main(): Promise<void> {
     }
     const median = (values: number[]) => percentile(values, 50);
     const figure = (shape: keyof typeof shapes, pick: (figures: Figures) => number | number[]) => median(taken[shape].flatMap(pick));
-    const row = (label: string, pick: (figures: Figures) => number | number[]) => {
+    // Each ratio against the goal: the folders' figures within 1.5× of the files'.
+    const verdicts: string[] = [];
+    const row = (label: string, goal: string, pick: (figures: Figures) => number | number[], unit = "ms") => {
       const [a, b] = [figure("files", pick), figure("folders", pick)];
-      return `| ${label} | ${a.toFixed(1)} ms | ${b.toFixed(1)} ms | ${(b / a).toFixed(2)}× |`;
+      const ratio = b / a;
+      verdicts.push(`${`${goal}: SKILL.md folders ≤ ${GOAL_RATIO}× the files (${size.toLocaleString("en")})`.padEnd(62)}${`${ratio.toFixed(2)}×`.padStart(18)}   ${ratio <= GOAL_RATIO ? "holds" : "MISSED"}`);
+      return `| ${label} | ${a.toFixed(1)} ${unit} | ${b.toFixed(1)} ${unit} | ${ratio.toFixed(2)}× |`;
     };
     const last = (shape: keyof typeof shapes) => taken[shape][taken[shape].length - 1];
     console.log(`${size.toLocaleString("en")} skills, ${runs} runs (alternating), ${rounds} rounds each: cold start the median of the runs, operations of ${runs * rounds} samples; load average ${loadAverage()}\n`);
     console.log("| figure | .skill.md files | SKILL.md folders | ratio |\n| --- | --- | --- | --- |");
-    console.log(row("cold start to every file's diagnostics", (figures) => figures.coldMs));
-    console.log(row(`references of a skill (${last("files")?.references} / ${last("folders")?.references} locations)`, (figures) => figures.referencesMs));
-    console.log(row(`rename of that skill (${last("files")?.renamedFiles} / ${last("folders")?.renamedFiles} files edited)`, (figures) => figures.renameMs));
-    console.log(row("completion after the sigil", (figures) => figures.completionMs));
+    console.log(row("cold start to every file's diagnostics", "cold start", (figures) => figures.coldMs));
+    console.log(row("peak resident memory then", "peak memory", (figures) => figures.peakMb, "MB"));
+    console.log(row(`references of a skill (${last("files")?.references} / ${last("folders")?.references} locations)`, "references", (figures) => figures.referencesMs));
+    console.log(row(`rename of that skill (${last("files")?.renamedFiles} / ${last("folders")?.renamedFiles} files edited)`, "rename", (figures) => figures.renameMs));
+    console.log(row("completion after the sigil", "completion", (figures) => figures.completionMs));
     const colds = (shape: keyof typeof shapes) => taken[shape].map((figures) => figures.coldMs.toFixed(0)).join(", ");
     console.log(`\ncold starts, run by run: .skill.md files ${colds("files")} ms; SKILL.md folders ${colds("folders")} ms`);
+    console.log(`\n== goals (Agent Skills, ${size.toLocaleString("en")}) ==\n${verdicts.join("\n")}`);
   } finally {
     if (process.argv.includes("--keep")) console.error(`kept: ${root}`);
     else await fs.rm(root, { recursive: true, force: true });

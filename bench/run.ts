@@ -5,7 +5,7 @@
  *                                    [--no-peer] [--peer-timeout SECONDS] [--keep] [--out FILE] [--profile DIR]
  *     node --import tsx bench/run.ts --planner [planner options]     the planner's figures (bench/planner.ts)
  *     node --import tsx bench/run.ts --graph [graph options]         the graph's layout engines (bench/graph.ts)
- *     node --import tsx bench/agentSkills.ts [--size N]               10,000 skills as SKILL.md folders against .skill.md files (also part of a full run)
+ *     node --import tsx bench/agentSkills.ts [--size N]               N skills as SKILL.md folders against .skill.md files (10,000 and 50,000 in a full run)
  *
  * For each size it writes a workspace of skills and its Markdown twin (bench/workspace.ts) into a temp folder,
  * then drives the built server (`dist/server.js --stdio`; build it with `node esbuild.mjs`) and the peer
@@ -1086,6 +1086,11 @@ async function main(): Promise<void> {
   if (args.agentSkills && !process.exitCode) {
     console.log("");
     process.exitCode = await runBenchModule("agentSkills.ts", ["--size", "10000", "--rounds", String(args.rounds)]);
+    // And at 50,000, where the goals of the whole index and of memory are set.
+    if (!process.exitCode) {
+      console.log("");
+      process.exitCode = await runBenchModule("agentSkills.ts", ["--size", "50000", "--rounds", String(args.rounds)]);
+    }
   }
   // The graph panel's layout engines (bench/graph.ts).
   if (args.graph && !process.exitCode) {
