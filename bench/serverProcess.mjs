@@ -12,7 +12,7 @@ export function startServer(server, nodeFlags = []) {
   const env = { ...process.env, MALLOC_ARENA_MAX: "2" };
   delete env.NODE_EXTRA_CA_CERTS;
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, ["--max-semi-space-size=8", ...nodeFlags, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"], env });
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", "--v8-pool-size=1", ...nodeFlags, server, "--stdio"], { stdio: ["pipe", "pipe", "ignore"], env });
   const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
   for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) {
     connection.onRequest(method, () => null);

@@ -27,8 +27,15 @@ export const LANGUAGE_ID = "agent-skill";
  * 10,000 skills and 8% at 100,000 (6 alternating cold starts each) for 7 MB less resident; 6 and 12 MB were
  * slower than 8 at 10,000 and 50,000. (The language server also caps the old generation's growth when it
  * starts: see server/src/main.ts.)
+ *
+ * One thread for V8's background work (its collector's helpers, optimising compiles) rather than Node's four:
+ * they ran beside the server's own threads and the editor, on a machine of two cores. At 100,000 skills,
+ * completion asked every 20 ms while the summaries were compared and their warnings delivered (bench/cold.mjs
+ * --compare, 6 alternating pairs) had a p95 of 4.2-6.8 ms (median 5.2) against 6.1-8.7 ms (median 7.9); the
+ * first index, the open editors' diagnostics and `check` took as long. Electron, which runs the server in
+ * VS Code, takes the flag and keeps its own pool.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=8"];
+export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=8", "--v8-pool-size=1"];
 
 /**
  * The environment every launcher adds for the server (the extension, the `skill-lsp` command's `#!` line, the

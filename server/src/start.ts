@@ -1,4 +1,4 @@
-#!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS MALLOC_ARENA_MAX=2 node --max-semi-space-size=8
+#!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS MALLOC_ARENA_MAX=2 node --max-semi-space-size=8 --v8-pool-size=1
 /**
  * The launcher of dist/server.js: it runs the bundle (dist/server-bundle.js) from V8's code cache. Compiling the
  * 1.5 MB bundle and its first functions is a third of what a fresh server spends before it answers `initialize`;
