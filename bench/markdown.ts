@@ -388,10 +388,10 @@ export class MarkdownSubject implements Subject {
   }
 
   /** Rename on the link's path: the file is renamed and every link to it rewritten. */
-  async rename(): Promise<{ ms: number; files: number }> {
+  async rename(): Promise<{ ms: number; files: number; bytes: number }> {
     const { uri, position } = this.#linkToHub();
     const { ms, value } = await timed(() => this.#client.server.connection.sendRequest<WorkspaceEdit | null>("textDocument/rename", { textDocument: { uri }, position, newName: `./${RENAME_HUB}-2.md` }));
-    return { ms, files: editedFiles(value) };
+    return { ms, files: editedFiles(value), bytes: Buffer.byteLength(JSON.stringify(value)) };
   }
 
   /** `markdown/getEditForFileRenames`: what VS Code asks when a Markdown file is moved in the explorer. */

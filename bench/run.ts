@@ -499,10 +499,10 @@ class SkillSubject implements Subject {
     return { ms, count: value?.length ?? 0 };
   }
 
-  async rename(): Promise<{ ms: number; files: number }> {
+  async rename(): Promise<{ ms: number; files: number; bytes: number }> {
     const { uri, position } = this.#mentionOfHub();
     const { ms, value } = await timed(() => this.#connection.sendRequest<WorkspaceEdit | null>("textDocument/rename", { textDocument: { uri }, position, newName: `${RENAME_HUB}-2` }));
-    return { ms, files: editedFiles(value) };
+    return { ms, files: editedFiles(value), bytes: Buffer.byteLength(JSON.stringify(value)) };
   }
 
   async fileRename(): Promise<{ ms: number; files: number }> {
@@ -533,9 +533,10 @@ const OPERATIONS: readonly Operation[] = [
     figures.references = count;
   },
   async (subject, figures) => {
-    const { ms, files } = await subject.rename();
+    const { ms, files, bytes } = await subject.rename();
     figures.renameMs.push(ms);
     figures.renameFiles = files;
+    figures.renameBytes = bytes;
   },
   async (subject, figures) => {
     const { ms, files } = await subject.fileRename();
@@ -760,6 +761,7 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
 const ms = (value: number | undefined): string =>
   value === undefined || Number.isNaN(value) ? "—" : value >= 100 ? `${Math.round(value).toLocaleString("en")} ms` : value >= 10 ? `${value.toFixed(1)} ms` : `${value.toFixed(2)} ms`;
 const mb = (value: number | undefined): string => (value === undefined || Number.isNaN(value) ? "—" : `${value.toFixed(0)} MB`);
+const kb = (bytes: number | undefined): string => (bytes === undefined || !(bytes > 0) ? "—" : `${Math.round(bytes / 1024).toLocaleString("en")} KB`);
 const ratio = (ours: number | undefined, theirs: number | undefined): string =>
   ours === undefined || theirs === undefined || Number.isNaN(ours) || Number.isNaN(theirs) || theirs === 0 ? "" : `${(ours / theirs).toFixed(2)}`;
 const count = (value: number) => value.toLocaleString("en");
@@ -833,7 +835,7 @@ function printTable(results: readonly SizeResult[], context: Record<string, unkn
     out.push(
       `   check: ${count(ours.cold?.dangling ?? 0)} unknown mentions, ${peer?.cold ? count(peer.cold.dangling) : "—"} broken links, ${count(workspace.dangling)} generated; ` +
         `references ${count(ours.references)} / ${peer?.referencesMs.length ? count(peer.references) : "—"}, ` +
-        `rename edits ${count(ours.renameFiles)} / ${peer?.renameMs.length ? count(peer.renameFiles) : "—"} files, ` +
+        `rename edits ${count(ours.renameFiles)} / ${peer?.renameMs.length ? count(peer.renameFiles) : "—"} files (${kb(ours.renameBytes)} / ${peer?.renameMs.length ? kb(peer.renameBytes) : "—"} of JSON), ` +
         `cascade ${count(ours.fileRenameFiles)} / ${peer?.fileRenameMs.length ? count(peer.fileRenameFiles) : "—"} files${sane ? "" : "  (MISMATCH)"}`,
     );
     const openOurs = ours.openEditorsDangling;

@@ -480,7 +480,7 @@ export interface Subject {
   dependents(): Promise<number>;
   references(): Promise<{ ms: number; count: number }>;
   /** A rename started on a reference to the file 1,000 others reference. */
-  rename(): Promise<{ ms: number; files: number }>;
+  rename(): Promise<{ ms: number; files: number; bytes: number }>;
   /** The edit for renaming that file in the file explorer. */
   fileRename(): Promise<{ ms: number; files: number }>;
   stop(): Promise<void>;
@@ -497,6 +497,8 @@ export interface ServerFigures {
   references: number;
   renameMs: number[];
   renameFiles: number;
+  /** The rename's answer as JSON, in bytes: what the pipe carries and the client parses. */
+  renameBytes: number;
   fileRenameMs: number[];
   fileRenameFiles: number;
   /** Resident memory right after the cold start; at the end, and the peak (VmHWM). */
@@ -508,7 +510,7 @@ export interface ServerFigures {
 }
 
 export function emptyFigures(): ServerFigures {
-  return { editMs: [], dependentsMs: [], referencesMs: [], references: 0, renameMs: [], renameFiles: 0, fileRenameMs: [], fileRenameFiles: 0, rssAfterIndexMb: Number.NaN, rssMb: Number.NaN, peakMb: Number.NaN };
+  return { editMs: [], dependentsMs: [], referencesMs: [], references: 0, renameMs: [], renameFiles: 0, renameBytes: 0, fileRenameMs: [], fileRenameFiles: 0, rssAfterIndexMb: Number.NaN, rssMb: Number.NaN, peakMb: Number.NaN };
 }
 
 /** Counts the files a workspace edit changes the text of. */
