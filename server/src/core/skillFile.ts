@@ -83,7 +83,7 @@ class FileMention implements Mention {
 /**
  * A mention as a skill keeps it: packed in one number, its range made when asked. Also what an Agent Skill's
  * `@name`, `/name` and `$name` references are (not its links to a skill's folder, which carry their target): a
- * skill whose mentions are all of this kind is released as numbers, and parsed on the reading thread.
+ * skill whose mentions are all of this kind is released as numbers, and can be parsed on the reading thread.
  */
 export function packedMention(token: MentionToken, place: MentionPlace, lines: LineMap, sigil: MentionSigil): Mention & { readonly sigil: MentionSigil } {
   return FileMention.of(token, place, lines, sigil);
