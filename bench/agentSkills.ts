@@ -17,7 +17,7 @@ import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import { SERVER_NODE_FLAGS, serverEnvironment } from "../shared/protocol.js";
 import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json";
-import { generateWorkspaces, memoryOf, percentile, RENAME_HUB, spawnServer, type GeneratedWorkspace } from "./workspace.js";
+import { generateWorkspaces, memoryOf, percentile, RENAME_HUB, settle, spawnServer, type GeneratedWorkspace } from "./workspace.js";
 
 const REPORT_TOKEN = "workspace-report";
 
@@ -125,6 +125,8 @@ async function main(): Promise<void> {
   const root = await fs.mkdtemp(path.join(tmpdir(), "skill-bench-agent-"));
   try {
     const workspace = await generateWorkspaces(root, size, undefined, "distinct", { agentSkills: true });
+    // Writing 2 × N files keeps the machine busy for a while after: the first runs would carry it.
+    console.log(`(${await settle()})`);
     const agent = workspace.agentSkills ?? "";
     const shapes = {
       files: () => measure(workspace.skills, (handle) => path.join(workspace.skills, `${handle}.skill.md`), "@", workspace, rounds),

@@ -1085,13 +1085,12 @@ async function main(): Promise<void> {
     } else if (!process.exitCode) console.log(`\n(no real-model planner figures: ${smollm2} is not there; run \`npm run models\`)`);
   }
   // The same skills as Agent Skills folders against `.skill.md` files (bench/agentSkills.ts), at 10,000 and at
-  // 50,000, where the goals of the whole index and of memory are set. Its figures are ratios of a few
-  // milliseconds: each size waits for the machine to settle after the work before it.
+  // 50,000, where the goals of the whole index and of memory are set. It waits for the machine to settle once its
+  // workspaces are written (see settle).
   if (args.agentSkills && !process.exitCode) {
     for (const size of [10_000, 50_000]) {
       if (process.exitCode) break;
       console.log("");
-      await settle();
       process.exitCode = await runBenchModule("agentSkills.ts", ["--size", String(size), "--rounds", String(Math.max(args.rounds, AGENT_SKILLS_ROUNDS))]);
     }
   }
@@ -1104,13 +1103,6 @@ async function main(): Promise<void> {
 
 /** Rounds of the Agent Skills comparison's operations at least: each is a few milliseconds, and 15 samples taken at a load of 3 put a ratio of 1.1 ms and 2.4 ms among the goals. */
 const AGENT_SKILLS_ROUNDS = 20;
-
-/** Until the last minute's load average is under 1 (at most 90 s): the work before leaves the machine busy for a while. */
-async function settle(): Promise<void> {
-  const started = performance.now();
-  while ((loadavg()[0] ?? 0) >= 1 && performance.now() - started < 90_000) await new Promise((resolve) => setTimeout(resolve, 1000));
-  console.log(`(waited ${((performance.now() - started) / 1000).toFixed(0)} s for the load to settle: ${loadavg().map((value) => value.toFixed(2)).join(" ")})`);
-}
 
 /** Another bench module in its own process, its output inline. */
 async function runBenchModule(file: string, args: readonly string[]): Promise<number> {

@@ -10,6 +10,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from "vscode-languageserver-protocol/node.js";
 import { seededRandom } from "../test/fixtures/random.js";
@@ -627,4 +628,15 @@ export class Timeout extends Error {
   ) {
     super(`${what} took longer than ${ms / 1000} s`);
   }
+}
+
+/**
+ * Waits until the last minute's load average is under 1, at most `maxMs`, and says how long it waited: a
+ * comparison of figures of a few milliseconds, run after other work (the rest of the bench, or writing its own
+ * workspaces), otherwise starts at a load of 1.5 to 3.5 on two cores.
+ */
+export async function settle(maxMs = 90_000): Promise<string> {
+  const started = performance.now();
+  while ((loadavg()[0] ?? 0) >= 1 && performance.now() - started < maxMs) await new Promise((resolve) => setTimeout(resolve, 1000));
+  return `waited ${((performance.now() - started) / 1000).toFixed(0)} s for the load to settle (${loadavg().map((value) => value.toFixed(2)).join(" ")})`;
 }
