@@ -138,7 +138,6 @@ async function main(): Promise<void> {
     }
     const median = (values: number[]) => percentile(values, 50);
     const figure = (shape: keyof typeof shapes, pick: (figures: Figures) => number | number[]) => median(taken[shape].flatMap(pick));
-    // Each ratio against the goal: the folders' figures within 1.5× of the files'.
     const verdicts: string[] = [];
     const row = (label: string, goal: string, pick: (figures: Figures) => number | number[], unit = "ms") => {
       const [a, b] = [figure("files", pick), figure("folders", pick)];
