@@ -11,7 +11,8 @@
 // when it ended and when its warnings were in (the bench's "completion p95 while they are compared", alone);
 // `--each` prints every one as `ms after spawn:ms waited`, to set beside a profile. `--split` has the server stamp
 // each completion's arrival and answer (bench/stamps.cjs, preloaded) and splits the waits over 2 ms into the
-// way there, the server and the way back (with `--each`, every wait as `waited=there+server+back`). Needs
+// way there, the server and the way back (with `--each`, every wait as `waited=there+server+back`), and counts
+// those that overlapped a pause of the server's collector (the pauses stamped too). Needs
 // `node esbuild.mjs` for the default server, dist/server.js.
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -157,8 +158,11 @@ function splitWaits(asked, stamps, started) {
   const answered = lines.filter(([kind]) => kind === "out").map(([, , at]) => Number(at) - performance.timeOrigin - started);
   // The open editor's own completions, if any, came first.
   const skip = arrived.length - asked.length;
+  // The collector's pauses on the server's main thread, each as [from, to] in ms after spawn, with its kind.
+  const pauses = lines.filter(([kind]) => kind === "gc").map(([, at, duration, kind]) => ({ from: Number(at) - performance.timeOrigin - started, to: Number(at) + Number(duration) - performance.timeOrigin - started, kind }));
   const most = { there: 0, server: 0, back: 0 };
   let slow = 0;
+  let slowInPause = 0;
   asked.forEach(([at, waited], i) => {
     const there = (arrived[i + skip] ?? NaN) - at;
     const server = (answered[i + skip] ?? NaN) - (arrived[i + skip] ?? NaN);
@@ -167,8 +171,19 @@ function splitWaits(asked, stamps, started) {
     if (waited <= 2) return;
     slow++;
     most[there >= server && there >= back ? "there" : server >= back ? "server" : "back"]++;
+    if (pauses.some((pause) => pause.from < at + waited && pause.to > at)) slowInPause++;
   });
-  return `${slow} waited over 2 ms; the most of it the way there in ${most.there}, the server in ${most.server}, the way back in ${most.back}`;
+  // While completion was asked: how much of the server's main thread its collector held.
+  const first = asked[0]?.[0] ?? 0;
+  const last = asked.length > 0 ? (asked.at(-1)?.[0] ?? 0) + (asked.at(-1)?.[1] ?? 0) : 0;
+  const meanwhile = pauses.filter((pause) => pause.to > first && pause.from < last);
+  const held = (kind) => meanwhile.filter((pause) => pause.kind === kind);
+  const total = (list) => list.reduce((sum, pause) => sum + (pause.to - pause.from), 0).toFixed(0);
+  return (
+    `${slow} waited over 2 ms; the most of it the way there in ${most.there}, the server in ${most.server}, the way back in ${most.back}; ` +
+    `${slowInPause} of them overlapped a pause of the server's collector, which meanwhile paused its main thread ${held("1").length} times to scavenge (${total(held("1"))} ms) ` +
+    `and ${meanwhile.length - held("1").length} times otherwise (${total(meanwhile.filter((pause) => pause.kind !== "1"))} ms) in ${(last - first).toFixed(0)} ms`
+  );
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];

@@ -1,8 +1,10 @@
 // Preloaded into the server by `bench/cold.mjs --split` (`node --require`): stamps when each completion request
 // arrives on the server's stdin and when its answer is written to stdout, in milliseconds since the epoch, and
-// writes them at exit to the file SKILL_LSP_STAMPS names, one "in ID MS" or "out ID MS" a line. The main thread
-// only: the server's own threads read no messages.
+// writes them at exit to the file SKILL_LSP_STAMPS names, one "in ID MS" or "out ID MS" a line; and each pause of
+// the collector, "gc MS DURATION KIND" (the kind as perf_hooks numbers it: 1 a scavenge, 4 a full collection).
+// The main thread only: the server's own threads read no messages.
 const { isMainThread } = require("node:worker_threads");
+const { PerformanceObserver } = require("node:perf_hooks");
 const { writeFileSync } = require("node:fs");
 
 const file = process.env.SKILL_LSP_STAMPS;
@@ -28,5 +30,8 @@ if (isMainThread && file) {
     }
     return write(chunk, ...rest);
   };
+  new PerformanceObserver((list) => {
+    for (const pause of list.getEntries()) stamps.push(`gc ${(performance.timeOrigin + pause.startTime).toFixed(2)} ${pause.duration.toFixed(2)} ${pause.detail?.kind}`);
+  }).observe({ entryTypes: ["gc"] });
   process.on("exit", () => writeFileSync(file, stamps.join("\n")));
 }
