@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import type { Diagnostic } from "vscode-languageserver-protocol";
+import type { Diagnostic, NotificationMessage } from "vscode-languageserver-protocol";
 import { Namespace } from "../../server/src/core/index.js";
 import { TestClient, removeWorkspace, uriOf } from "./harness.js";
 
@@ -22,6 +22,21 @@ function summary(seed: number): string {
 }
 
 const text = (line: string, k: number) => `---\nsummary: ${line}\n---\n# Skill ${k}\n\nAsk @s${(k * 7 + 1) % SKILLS}.\n`;
+
+/** The work-done progress the server began, by title, and whether each ended. */
+function progressOf(client: TestClient): { title: string; ended: boolean }[] {
+  const byToken = new Map<string | number, { title: string; ended: boolean }>();
+  for (const message of client.log.received) {
+    if (!("method" in message) || message.method !== "$/progress") continue;
+    const { token, value } = (message as NotificationMessage).params as { token: string | number; value: { kind: string; title?: string } };
+    if (value.kind === "begin") byToken.set(token, { title: value.title ?? "", ended: false });
+    const begun = byToken.get(token);
+    if (value.kind === "end" && begun) begun.ended = true;
+  }
+  return [...byToken.values()];
+}
+
+const COMPARING = "Comparing the menu's summaries";
 
 const seen = (diagnostic: Pick<Diagnostic, "range" | "message"> & { code?: unknown }) =>
   `${diagnostic.range.start.line}:${diagnostic.range.start.character} ${String(diagnostic.code)} ${diagnostic.message}`;
@@ -54,6 +69,9 @@ test("summaries edited during the threaded comparison: the warnings at its end a
     await client.waitFor(() => compared() !== undefined, 120_000);
     assert.ok(edited.length >= 2, `the comparison ended after ${edited.length} edit(s): too fast to edit during it`);
     assert.match(compared() ?? "", /pairs found on threads of their own/);
+    // A comparison of this size shows its progress to a client that takes progress, and ends it.
+    await client.waitFor(() => progressOf(client).some((progress) => progress.title === COMPARING && progress.ended));
+    assert.equal(progressOf(client).filter((progress) => progress.title === COMPARING).length, 1);
 
     const whole = new Namespace();
     for (const [uri, body] of texts) whole.setSkill(uri, body);
@@ -68,6 +86,22 @@ test("summaries edited during the threaded comparison: the warnings at its end a
       if (expected.some((line) => line.includes("menu-similar"))) warned++;
     }
     assert.ok(warned > edited.length / 4, `${warned} of ${checked.size} checked skills have a warning`);
+  } finally {
+    await client.stop();
+    removeWorkspace(folder);
+  }
+});
+
+test("a small workspace's comparison shows no progress", async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-join-small-"));
+  mkdirSync(path.join(folder, "skills"));
+  for (let k = 0; k < 40; k++) writeFileSync(path.join(folder, "skills", `s${k}.skill.md`), text(summary(k), k));
+  const client = await TestClient.start({ folders: [folder] });
+  try {
+    await client.waitFor(() => client.messages.some((message) => message.startsWith("Compared the menu's summaries")), 20_000);
+    const titles = progressOf(client).map((progress) => progress.title);
+    assert.ok(titles.includes("Indexing skills"), `progress: ${titles.join(", ")}`);
+    assert.ok(!titles.includes(COMPARING), `progress: ${titles.join(", ")}`);
   } finally {
     await client.stop();
     removeWorkspace(folder);
