@@ -73,7 +73,7 @@ describe("the command line", () => {
     assert.equal(result.code, 0);
     assert.match(result.out, /\nYour skills:\n- @search-info: The skill to use whenever/);
     assert.match(result.out, /\nYour tools:\n- @current-date: /);
-    assert.match(result.out, /— ~\d+ tokens, \d+ characters; planning on \(7 skills on the menu\)/);
+    assert.match(result.out, /— ~[\d,]+ tokens, [\d,]+ characters; planning on \(7 skills on the menu\)/);
   });
 
   it("answers a usage mistake with one line on standard error, a pointer to the help, and exit 2", () => {

@@ -35,7 +35,7 @@ describe("skill-lsp menu on 3,000 skills", () => {
     assert.equal(number(context), 4096);
     assert.equal(number(budget), 4096 - 768);
     assert.equal(number(base) + number(entries), number(tokens));
-    const footer = /— ~([\d]+) tokens, (\d+) characters; planning on \(3000 skills on the menu\)/.exec(run.out);
+    const footer = /— ~([\d,]+) tokens, ([\d,]+) characters; planning on \(3,000 skills on the menu\)/.exec(run.out);
     assert.ok(footer, run.out.slice(-300));
     assert.equal(number(footer[1]), number(tokens));
     // The prompt's own lines: the first `fitting` entries take no more than the budget, one more would not.

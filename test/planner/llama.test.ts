@@ -11,6 +11,7 @@ import { runCli } from "../../server/src/cli/index.js";
 import { Planner, planFromHandles } from "../../server/src/planner/planner.js";
 import { functionCallScript, writeScriptedModel, writeTinyModel } from "../fixtures/model/gguf.js";
 import { examplesNamespace, fixtureTools, namespaceOf, recorder, tempDir } from "./helpers.js";
+import { groupedDigits } from "../../shared/words.js";
 
 const SEARCH_INFO_TOOLS = ["check_notebook", "list_devices", "find_file", "grep_memory"];
 /** Function calling adds several hundred prompt tokens, and the tiny tokenizer is close to one byte a token. */
@@ -64,7 +65,7 @@ describe("tokens", () => {
     const events = recorder();
     await new Planner({ model: model(paths.router), tools: fixtureTools() }).plan({ text: "PAN?", namespace: examples, onEvent: events.onEvent });
     assert.equal(events.of("systemPrompt")[0]?.tokens, counted);
-    assert.equal(events.of("systemPrompt")[0]?.label, `${counted} tokens`);
+    assert.equal(events.of("systemPrompt")[0]?.label, `${groupedDigits(counted)} tokens`);
   });
 });
 
@@ -261,7 +262,7 @@ describe("command line", () => {
     const code = await runCli(["plan", "What's my PAN number?", "--model", paths.router, "--folder", examplesFolder, "--gpu", "off", "--threads", "1", "--max-tokens", "8"], io);
     const text = output.join("");
     assert.equal(code, 0, text);
-    assert.match(text, /^prompt {4}\d+ tokens, \d+ characters; planning over @search-info /m);
+    assert.match(text, /^prompt {4}[\d,]+ tokens, [\d,]+ characters; planning over @search-info /m);
     assert.match(text, /^plan {6}I'll use @search-info\./m);
     assert.match(text, /^bound {5}check_notebook, list_devices, find_file, grep_memory$/m);
     assert.match(text, /^ {10}8 tokens in .*stopped: maxTokens$/m);

@@ -1,3 +1,4 @@
+import { groupedDigits } from "../../../shared/words.js";
 import { composeSystemPrompt, menuFit, tokenSize } from "../core/index.js";
 import { configuredContextSize, LlamaPlannerModel } from "../planner/index.js";
 import { gpuOption, loadNamespace, parseArgs, positiveNumber, UsageError, type Verb } from "./common.js";
@@ -30,7 +31,7 @@ export const menuVerb: Verb = {
       const fit = menuFit(prompt, model?.contextSize() ?? configuredContextSize(contextSetting), countTokens);
       io.out(prompt.text.trimEnd());
       io.out("");
-      io.out(`— ${tokenSize(prompt.text, countTokens).label}, ${prompt.text.length} characters; planning ${prompt.planning ? `on (${prompt.menuSkills.length} skills on the menu)` : "off (no skill on the menu: direct path)"}`);
+      io.out(`— ${tokenSize(prompt.text, countTokens).label}, ${groupedDigits(prompt.text.length)} characters; planning ${prompt.planning ? `on (${groupedDigits(prompt.menuSkills.length)} skills on the menu)` : "off (no skill on the menu: direct path)"}`);
       if (!prompt.planning) return 0;
       if (fit.sentence !== undefined) {
         io.err(fit.sentence);

@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { groupedDigits } from "../../../shared/words.js";
 import { isAbortError, LlamaPlannerModel, Planner, type PlannerEvent } from "../planner/index.js";
 import { createWorkspaceTools } from "../tools/index.js";
 import { gpuOption, loadNamespace, parseArgs, positiveNumber, UsageError, type CliIo, type Verb } from "./common.js";
@@ -73,7 +74,7 @@ function describe(event: PlannerEvent, io: CliIo, state: { streaming: boolean })
       else line("model", `ready (${event.info.device}, ${event.info.threads} thread${event.info.threads === 1 ? "" : "s"}, context ${event.info.contextSize}; load ${ms(event.info.loadMs)})${event.info.contextClamped ? `; the context asked for, ${event.info.contextClamped.requested}, is larger than the ${event.info.contextClamped.trained} tokens the model was trained on, so ${event.info.contextClamped.trained} is used` : ""}`);
       return;
     case "systemPrompt":
-      line("prompt", `${event.label}, ${event.characters} characters; ${event.path === "plan" ? `planning over ${event.menu.map((handle) => `@${handle}`).join(" ")}` : "no skill on the menu: direct path"}`);
+      line("prompt", `${event.label}, ${groupedDigits(event.characters)} characters; ${event.path === "plan" ? `planning over ${event.menu.map((handle) => `@${handle}`).join(" ")}` : "no skill on the menu: direct path"}`);
       return;
     case "text":
       if (event.phase === "answer") {

@@ -1,6 +1,7 @@
 import type { Alignment } from "./config.js";
 import type { Namespace } from "./namespace.js";
 import type { SkillFile } from "./skillFile.js";
+import { groupedDigits } from "../../../shared/words.js";
 import { trimmedLength } from "./text.js";
 import { PROMPT_BLURBS, type ToolSpec } from "./tools.js";
 
@@ -280,7 +281,7 @@ export function advertisedLineOf(namespace: Namespace, skill: SkillFile): number
 export function tokenSize(text: string, countTokens?: (text: string) => number): { readonly tokens: number; readonly exact: boolean; readonly label: string } {
   if (countTokens) {
     const tokens = countTokens(text);
-    return { tokens, exact: true, label: `${tokens} tokens` };
+    return { tokens, exact: true, label: `${groupedDigits(tokens)} tokens` };
   }
   return approximateTokenSize(text.length);
 }
@@ -288,7 +289,7 @@ export function tokenSize(text: string, countTokens?: (text: string) => number):
 /** The size in tokens of a text of this many characters, without a tokenizer: `~` and characters / 4. */
 export function approximateTokenSize(characters: number): { readonly tokens: number; readonly exact: false; readonly label: string } {
   const tokens = Math.ceil(characters / 4);
-  return { tokens, exact: false, label: `~${tokens} tokens` };
+  return { tokens, exact: false, label: `~${groupedDigits(tokens)} tokens` };
 }
 
 /**
@@ -361,7 +362,7 @@ export function menuCannotFit(prompt: SystemPrompt, contextSize: number): boolea
   return prompt.planning && Math.floor(prompt.text.length / FLOOR_CHARACTERS_PER_TOKEN) > Math.max(0, contextSize - PLAN_ROOM_TOKENS);
 }
 
-const figure = (n: number): string => n.toLocaleString("en");
+const figure = groupedDigits;
 
 /** The sentence for a menu that does not fit: written once, shown by the Alignment document, `menu` and Run Plan. */
 export function menuFitSentence(fit: Omit<MenuFit, "sentence">): string {

@@ -728,7 +728,7 @@ export class SkillServer {
     const skills = this.#namespace.skillCount;
     if (skills < COMPARISON_PROGRESS_MIN_SKILLS) return undefined;
     const reporter = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
-    reporter?.begin("Comparing the menu's summaries", undefined, `${skills.toLocaleString("en-US")} skills`);
+    reporter?.begin("Comparing the menu's summaries", undefined, countOf(skills, "skill"));
     return reporter;
   }
 

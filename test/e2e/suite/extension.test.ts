@@ -204,7 +204,7 @@ suite("skill-lsp in VS Code", () => {
 
   test("Show Alignment opens the planner's prompt with its size", async () => {
     const text = await vscode.commands.executeCommand<string>("skill.showAlignment");
-    assert.match(text, /The planner's system prompt: ~\d+ tokens/);
+    assert.match(text, /The planner's system prompt: ~\d{1,3}(,\d{3})* tokens/);
     assert.match(text, /\nYour skills:\n- @search-info: /);
     // examples/ puts one tool on the menu: "1 tool", not "1 tools".
     assert.match(text, /<!-- Planning is on: \d+ skills and 1 tool on the menu\. -->/);
