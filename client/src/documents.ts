@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { AlignmentRequest, ToolDescriptionRequest } from "../../shared/protocol.js";
-import { countOf } from "../../shared/words.js";
+import { countOf, groupedDigits } from "../../shared/words.js";
 
 /** Read-only pages describing built-in tools: the target of "Go to Definition" on a tool mention. */
 export class ToolDocuments implements vscode.TextDocumentContentProvider {
@@ -47,7 +47,7 @@ export class AlignmentDocuments implements vscode.TextDocumentContentProvider {
         ? [
             alignment.fit.sentence
               ? `<!-- ${alignment.fit.sentence} -->`
-              : `<!-- It fits the model's context of ${alignment.fit.contextSize} tokens, which leaves ${alignment.fit.budget} for the menu once the request and the plan have their room. -->`,
+              : `<!-- It fits the model's context of ${groupedDigits(alignment.fit.contextSize)} tokens, which leaves ${groupedDigits(alignment.fit.budget)} for the menu once the request and the plan have their room. -->`,
           ]
         : []),
       ...(shares ? ["<!-- Each menu entry's share: -->", shares] : []),

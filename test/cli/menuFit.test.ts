@@ -52,7 +52,7 @@ describe("skill-lsp menu on 3,000 skills", () => {
     assert.match(small.err, /a context of 1,024 tokens leaves 256 for it/);
     const large = await capture(["menu", "--folder", skills, "--context", "200000"]);
     assert.equal(large.code, 0, large.err);
-    assert.match(large.out, /— fits a context of 200000 tokens: 199232 for the menu once 768 are kept for the request and the plan$/);
+    assert.match(large.out, /— fits a context of 200,000 tokens: 199,232 for the menu once 768 are kept for the request and the plan$/);
     const bad = await capture(["menu", "--folder", skills, "--context", "lots"]);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--context takes a whole number above 0; got lots\./);

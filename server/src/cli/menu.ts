@@ -37,7 +37,7 @@ export const menuVerb: Verb = {
         io.err(fit.sentence);
         return 1;
       }
-      io.out(`— fits a context of ${fit.contextSize} tokens: ${fit.budget} for the menu once ${fit.contextSize - fit.budget} are kept for the request and the plan`);
+      io.out(`— fits a context of ${groupedDigits(fit.contextSize)} tokens: ${groupedDigits(fit.budget)} for the menu once ${groupedDigits(fit.contextSize - fit.budget)} are kept for the request and the plan`);
       return 0;
     } finally {
       await model?.dispose();

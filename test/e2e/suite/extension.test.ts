@@ -208,7 +208,7 @@ suite("skill-lsp in VS Code", () => {
     assert.match(text, /\nYour skills:\n- @search-info: /);
     // examples/ puts one tool on the menu: "1 tool", not "1 tools".
     assert.match(text, /<!-- Planning is on: \d+ skills and 1 tool on the menu\. -->/);
-    assert.match(text, /<!-- It fits the model's context of 4096 tokens, which leaves 3328 for the menu once the request and the plan have their room\. -->/);
+    assert.match(text, /<!-- It fits the model's context of 4,096 tokens, which leaves 3,328 for the menu once the request and the plan have their room\. -->/);
     assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, "skill-alignment");
   });
 });
