@@ -11,7 +11,11 @@ import * as path from "node:path";
 import { test } from "node:test";
 import { TestClient, removeWorkspace, uriOf } from "./harness.js";
 
-const BROKEN = 1200;
+/**
+ * Enough that publishing them all outlasts the client's answer to the first: with 1,200, a completion sent on the
+ * first push arrived after 256-272 of them in two runs and after the last in a third; with 4,000, after 544-735.
+ */
+const BROKEN = 4000;
 const CLEAN = 800;
 
 function skill(summary: string, body: string): string {
