@@ -362,17 +362,15 @@ export function menuCannotFit(prompt: SystemPrompt, contextSize: number): boolea
   return prompt.planning && Math.floor(prompt.text.length / FLOOR_CHARACTERS_PER_TOKEN) > Math.max(0, contextSize - PLAN_ROOM_TOKENS);
 }
 
-const figure = groupedDigits;
-
 /** The sentence for a menu that does not fit: written once, shown by the Alignment document, `menu` and Run Plan. */
 export function menuFitSentence(fit: Omit<MenuFit, "sentence">): string {
   const about = fit.exact ? "" : "~";
   const unit = fit.exact ? "tokens" : "tokens, estimated at 4 characters a token";
   return (
-    `The menu does not fit the model's context: the system prompt is ${about}${figure(fit.tokens)} ${unit} ` +
-    `(${about}${figure(fit.baseTokens)} of instructions and headings, ${about}${figure(fit.tokens - fit.baseTokens)} for ${figure(fit.entries)} entries), ` +
-    `and a context of ${figure(fit.contextSize)} tokens leaves ${figure(fit.budget)} for it once ${figure(PLAN_ROOM_TOKENS)} are kept for the request and the plan; ` +
-    `${fit.entriesThatFit === 0 ? "not even the first entry fits" : `only the first ${figure(fit.entriesThatFit)} of the ${figure(fit.entries)} entries fit`}. ` +
+    `The menu does not fit the model's context: the system prompt is ${about}${groupedDigits(fit.tokens)} ${unit} ` +
+    `(${about}${groupedDigits(fit.baseTokens)} of instructions and headings, ${about}${groupedDigits(fit.tokens - fit.baseTokens)} for ${groupedDigits(fit.entries)} entries), ` +
+    `and a context of ${groupedDigits(fit.contextSize)} tokens leaves ${groupedDigits(fit.budget)} for it once ${groupedDigits(PLAN_ROOM_TOKENS)} are kept for the request and the plan; ` +
+    `${fit.entriesThatFit === 0 ? "not even the first entry fits" : `only the first ${groupedDigits(fit.entriesThatFit)} of the ${groupedDigits(fit.entries)} entries fit`}. ` +
     `Put fewer skills on the menu (alignment.menu in skills.json), or raise the context size (skill.model.contextSize, or --context).`
   );
 }
