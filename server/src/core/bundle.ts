@@ -7,6 +7,7 @@ import { FRONTMATTER_KEYS, MAX_SKILL_CHARS, parseSkillFile, SKILL_SUFFIX, unread
 import { handleProblem, makeSlug, slugKey, titleFromHandle } from "./slug.js";
 import type { Position } from "./text.js";
 import type { ToolSpec } from "./tools.js";
+import { groupedDigits } from "../../../shared/words.js";
 
 export { AGENT_SKILL_FILE };
 
@@ -383,7 +384,7 @@ export function validateBundle(value: unknown, closed: boolean): Bundle | Refusa
     if (handles.has(handle)) return refuse(`@${handle} appears twice in the bundle: every handle must be unique.`);
     handles.add(handle);
     if (typeof text !== "string") return refuse(`The text of @${handle} (${where}.text) is not a string: it must be the whole .skill.md file as one string.`);
-    if (text.length > MAX_SKILL_CHARS) return refuse(`The text of @${handle} has ${text.length.toLocaleString("en")} characters; a skill has at most ${MAX_SKILL_CHARS.toLocaleString("en")}.`);
+    if (text.length > MAX_SKILL_CHARS) return refuse(`The text of @${handle} has ${groupedDigits(text.length)} characters; a skill has at most ${groupedDigits(MAX_SKILL_CHARS)}.`);
     if (text.includes("\0")) return refuse(`The text of @${handle} holds binary data (NUL bytes), not prose.`);
     if (typeof sha256 !== "string" || !SHA256.test(sha256)) return refuse(`${where}.sha256 must be the 64 lower-case hex digits of the text's sha256.`);
     if (sha256Hex(text) !== sha256) return refuse(`The text of @${handle} does not match its sha256: the bundle was altered or damaged on the way.`);
@@ -901,7 +902,7 @@ function splitFrontmatter(text: string): { readonly yaml: string; readonly yamlS
 /** A note when a description is past the Agent Skills limit: reported, never cut. */
 function descriptionNote(slug: string, description: string): string[] {
   return description.length > MAX_AGENT_DESCRIPTION
-    ? [`@${slug}: the description has ${description.length.toLocaleString("en")} characters; the Agent Skills format allows ${MAX_AGENT_DESCRIPTION.toLocaleString("en")}. It is written whole, not cut: shorten it if the agent refuses it.`]
+    ? [`@${slug}: the description has ${groupedDigits(description.length)} characters; the Agent Skills format allows ${groupedDigits(MAX_AGENT_DESCRIPTION)}. It is written whole, not cut: shorten it if the agent refuses it.`]
     : [];
 }
 

@@ -5,6 +5,7 @@ import { MAX_SKILL_CHARS } from "./skillFile.js";
 import { isValidHandle } from "./slug.js";
 import { LineMap, type Range } from "./text.js";
 import { PROMPT_BLURB_IDS, type ArgumentSchema, type ToolSpec } from "./tools.js";
+import { groupedDigits } from "../../../shared/words.js";
 
 /** The workspace configuration file at a workspace folder's root. */
 export const CONFIG_FILE_NAME = "skills.json";
@@ -51,7 +52,7 @@ export function parseConfigFile(uri: string, text: string): ConfigFile {
   let problem: Pick<CoreDiagnostic, "code" | "message">;
   if (text.length > MAX_SKILL_CHARS) {
     // The same limit as a skill's: a 10 MB skills.json took seconds per keystroke to parse and scan.
-    problem = { code: DiagnosticCodes.fileTooLarge, message: `skills.json has ${text.length.toLocaleString("en")} characters; it is read up to ${MAX_SKILL_CHARS.toLocaleString("en")}. Its tools, alignment and mentions are ignored until it is shorter.` };
+    problem = { code: DiagnosticCodes.fileTooLarge, message: `skills.json has ${groupedDigits(text.length)} characters; it is read up to ${groupedDigits(MAX_SKILL_CHARS)}. Its tools, alignment and mentions are ignored until it is shorter.` };
   } else {
     try {
       return readConfigFile(uri, text);

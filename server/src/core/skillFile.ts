@@ -5,6 +5,7 @@ import { closedFrontmatterEnd, findFrontmatter, flowDepth, MAX_FLOW_DEPTH } from
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
 import { detached, interned, LineMap, TEXT_START, type LineMapParts, type Position, type Range } from "./text.js";
+import { groupedDigits } from "../../../shared/words.js";
 
 /** The file-name suffix that makes a Markdown file a skill. */
 export const SKILL_SUFFIX = ".skill.md";
@@ -708,7 +709,7 @@ function invalidHandleProblem(handle: string, lines: LineMap): CoreDiagnostic {
 /** Why a text cannot be a skill: binary content (NUL bytes) or a size past the limit. */
 export function unreadableReason(text: string): { code: CoreDiagnostic["code"]; message: string } | undefined {
   if (text.length > MAX_SKILL_CHARS) {
-    return { code: DiagnosticCodes.fileTooLarge, message: `This file has ${text.length.toLocaleString("en")} characters; a skill is read up to ${MAX_SKILL_CHARS.toLocaleString("en")}. Its mentions are ignored until it is shorter.` };
+    return { code: DiagnosticCodes.fileTooLarge, message: `This file has ${groupedDigits(text.length)} characters; a skill is read up to ${groupedDigits(MAX_SKILL_CHARS)}. Its mentions are ignored until it is shorter.` };
   }
   if (text.includes("\u0000")) {
     return { code: DiagnosticCodes.binaryFile, message: "This file holds binary data (NUL bytes), not text: its content is ignored (the file still claims its handle)." };

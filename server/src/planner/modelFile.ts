@@ -1,5 +1,6 @@
 import { open, stat } from "node:fs/promises";
 import { ModelError } from "./model.js";
+import { groupedDigits } from "../../../shared/words.js";
 
 /** How a person points the planner at a model, for messages that tell them what to change. */
 export const MODEL_SETTING_HINT = "the skill.model.path setting (--model on the command line)";
@@ -57,8 +58,6 @@ export function requiredFileSize(tensors: readonly TensorLike[]): number {
   }
   return end;
 }
-
-const formatBytes = (n: number): string => n.toLocaleString("en-US");
 
 /** What a file that is not GGUF seems to be, from its first bytes, in words a person recognises. */
 export function describeContent(start: Uint8Array): string {
@@ -128,7 +127,7 @@ export async function checkModelFile(path: string, nlc: typeof import("node-llam
     throw new ModelError(
       "truncated",
       path,
-      `${path} is incomplete: it holds ${formatBytes(info.size)} bytes but its tensors need at least ${formatBytes(required)}. The download or copy was probably cut short: delete the file and download it again.`,
+      `${path} is incomplete: it holds ${groupedDigits(info.size)} bytes but its tensors need at least ${groupedDigits(required)}. The download or copy was probably cut short: delete the file and download it again.`,
     );
   }
   // llama.cpp aborts the whole process on a vocabulary with duplicate entries.

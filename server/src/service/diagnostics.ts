@@ -1,5 +1,6 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from "vscode-languageserver-types";
 import { DiagnosticCodes, type CoreDiagnostic, type Severity } from "../core/index.js";
+import { groupedDigits } from "../../../shared/words.js";
 
 /**
  * The problems of a SKILL.md that VS Code's own `skill` language reports (checked in VS Code 1.139: "Skill
@@ -52,7 +53,7 @@ export function toLspDiagnostics(diagnostics: readonly CoreDiagnostic[]): Diagno
       severity: DiagnosticSeverity.Information,
       code: "more-problems",
       source: "skill",
-      message: `${hidden.toLocaleString("en")} more problems in this file are not shown; ${shown.length.toLocaleString("en")} are.`,
+      message: `${groupedDigits(hidden)} more problems in this file are not shown; ${groupedDigits(shown.length)} are.`,
     },
   ];
 }

@@ -14,6 +14,7 @@ import {
   type AgentSkillKey,
   type KeyValue,
 } from "./keys.js";
+import { groupedDigits } from "../../../../shared/words.js";
 
 export interface AgentSkillCompletionItem {
   readonly label: string;
@@ -61,7 +62,7 @@ function readersLine(spec: AgentSkillKey, options: AssistOptions): string {
 function keyDoc(spec: AgentSkillKey, options: AssistOptions): DocText {
   const type = describeKeyType(spec.type);
   const required = spec.required ? " · required by the specification" : "";
-  const limit = spec.limits?.maxLength !== undefined ? ` · at most ${spec.limits.maxLength.toLocaleString("en")} characters` : "";
+  const limit = spec.limits?.maxLength !== undefined ? ` · at most ${groupedDigits(spec.limits.maxLength)} characters` : "";
   const readers = readersLine(spec, options);
   const links = spec.sources.map((source) => `[${source.label}](${source.url})`).join(" · ");
   const plainSources = spec.sources.map((source) => `${source.label} ${source.url}`).join("; ");

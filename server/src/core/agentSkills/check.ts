@@ -20,6 +20,7 @@ import {
   type AgentSkillKey,
   type KeyType,
 } from "./keys.js";
+import { groupedDigits } from "../../../../shared/words.js";
 
 /** A skill's SKILL.md, or a Claude Code command file (`.claude/commands/*.md`), which takes the same keys but `name` and `paths`. */
 export type AgentSkillFileKind = "skill" | "command";
@@ -156,7 +157,7 @@ class Checker {
         "short-description": "Codex does not load a skill whose short-description is longer",
         description: "Codex does not load a skill with a longer one, and the specification's validator refuses it",
       };
-      this.report(valueRange(entry), "error", DiagnosticCodes.frontmatterLimit, `"${label}" has ${count.toLocaleString("en")} characters; the limit is ${max.toLocaleString("en")} (${who[label] ?? "the specification's validator refuses a longer one"}).`);
+      this.report(valueRange(entry), "error", DiagnosticCodes.frontmatterLimit, `"${label}" has ${groupedDigits(count)} characters; the limit is ${groupedDigits(max)} (${who[label] ?? "the specification's validator refuses a longer one"}).`);
     }
     if (label === "description" && /[<>]/.test(text)) {
       this.report(valueRange(entry), "hint", DiagnosticCodes.frontmatterLimit, "The description holds < or >: anthropics/skills' packaging script refuses that, and Claude Code escapes them in synced skills.");
@@ -253,7 +254,7 @@ export function checkAgentSkillFrontmatter(entries: readonly FrontmatterEntry[],
   if (description?.value.kind === "string" && whenToUse?.value.kind === "string") {
     const combined = length(description.value.value) + length(whenToUse.value.value);
     if (combined > CLAUDE_CODE_LISTING_LENGTH) {
-      checker.report(whenToUse.keyRange, "hint", DiagnosticCodes.frontmatterLimit, `The description and when_to_use have ${combined.toLocaleString("en")} characters together; Claude Code's skill listing cuts them at ${CLAUDE_CODE_LISTING_LENGTH.toLocaleString("en")}.`);
+      checker.report(whenToUse.keyRange, "hint", DiagnosticCodes.frontmatterLimit, `The description and when_to_use have ${groupedDigits(combined)} characters together; Claude Code's skill listing cuts them at ${groupedDigits(CLAUDE_CODE_LISTING_LENGTH)}.`);
     }
   }
   return checker.problems;
