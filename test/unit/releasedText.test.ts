@@ -150,6 +150,57 @@ describe("a skill that let its text go", () => {
   });
 });
 
+describe("an agent document that let its text go", () => {
+  /** Every file of the Agent Skills fixtures and of the library copied from public skills: documents among skills and configs. */
+  function fixtureFiles(): Map<string, string> {
+    const found = new Map<string, string>();
+    const walk = (folder: string) => {
+      for (const name of readdirSync(folder)) {
+        const path = join(folder, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith(".md") || name === "skills.json") found.set(pathToFileURL(path).href, readFileSync(path, "utf8"));
+      }
+    };
+    for (const folder of ["test/fixtures/agent-skills", "test/fixtures/skill-library"]) walk(join(ROOT, folder));
+    return found;
+  }
+
+  test("answers its diagnostics and references as a document that holds its text, and holds it again only while open", () => {
+    const texts = fixtureFiles();
+    const open = new Set<string>();
+    const held = new Namespace();
+    const released = new Namespace({ isOpen: (uri) => open.has(uri), load: (uri) => texts.get(uri) });
+    for (const [uri, text] of texts) {
+      held.set(uri, text);
+      released.set(uri, text);
+    }
+    const documents = [...held.documents()].map((document) => document.uri);
+    assert.ok(documents.length >= 5, `only ${documents.length} agent documents found`);
+    const asData = (uri: string, namespace: Namespace) => ({
+      diagnostics: namespace.diagnose(uri),
+      mentions: namespace.document(uri)?.mentions.map((mention) => ({ slug: mention.slug, start: mention.start, end: mention.end, range: mention.range })),
+      lines: namespace.document(uri)?.lines.parts,
+    });
+    for (const uri of documents) {
+      const name = relative(ROOT, fileURLToPath(uri));
+      assert.equal(released.document(uri)?.text, undefined, `${name}: released`);
+      assert.equal(held.document(uri)?.text, texts.get(uri), `${name}: held`);
+      assert.deepEqual(asData(uri, released), asData(uri, held), name);
+      for (const slug of new Set(held.document(uri)?.mentions.map((mention) => mention.slug))) assert.deepEqual(released.mentioners(slug), held.mentioners(slug), `${name}: who mentions ${slug}`);
+    }
+    // Opened: the editor's text is held; closed unchanged: the disk's text changes nothing, and is let go.
+    const document = documents[0] ?? "";
+    const text = texts.get(document) ?? "";
+    open.add(document);
+    released.set(document, text);
+    assert.equal(released.document(document)?.text, text, "open: held");
+    open.delete(document);
+    assert.deepEqual([...released.set(document, text)], [], "the same text changes nothing");
+    assert.equal(released.document(document)?.text, undefined, "closed: released");
+    assert.deepEqual(asData(document, released), asData(document, held));
+  });
+});
+
 describe("LineMap without its text", () => {
   /** The rule as it reads the text: past a line's end, or inside its CRLF, is the line's end. */
   function referenceOffsetAt(text: string, line: number, character: number): number {

@@ -8,7 +8,7 @@ import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { everyMentionAsSlug, holdsText, mentionSlugs, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
 import { isSkillText, parseSkill, skillFromParts } from "./skillFormats.js";
-import { parseAgentDocument, type AgentDocument } from "./agentSkills/document.js";
+import { parseAgentDocument, releasedDocument, type AgentDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, relativeLink } from "./agentSkills/paths.js";
 import { isBuiltinCommand } from "./agentSkills/commands.js";
 import { sigilOf, type Reference } from "./agentSkills/references.js";
@@ -271,8 +271,14 @@ export class Namespace {
   /** Adds or replaces an agent document. Answers the URIs to diagnose again. */
   setDocument(uri: string, text: string): Set<string> {
     const previous = this.#documents.get(uri);
-    if (previous && previous.text === text) return new Set();
-    const next = parseAgentDocument(uri, text);
+    const release = this.#releaseLoader(uri) !== undefined;
+    if (previous && previous.text === text) {
+      // The same text from the disk after its editor closed: the same document, without its text (indexed by URI).
+      if (release) this.#documents.set(uri, releasedDocument(previous));
+      return new Set();
+    }
+    const parsed = parseAgentDocument(uri, text);
+    const next = release ? releasedDocument(parsed) : parsed;
     const affected = new Set<string>([uri]);
     if (previous) this.#unindexDocument(previous);
     this.#documents.set(uri, next);

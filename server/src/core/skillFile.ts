@@ -239,8 +239,9 @@ export function nearest(word: string, candidates: Iterable<string>, limit = 3): 
     const distance = editDistance(word, candidate);
     if (distance <= bound) scored.push({ candidate, distance });
   }
+  // Ties in code-unit order: the same as the locale's for handles and keys, without loading its collation data.
   return scored
-    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0))
     .slice(0, limit)
     .map((entry) => entry.candidate);
 }

@@ -68,6 +68,8 @@ const FULL_CLIENT: CompletionOptions = { snippets: true, defaultEditRange: false
 /** Completion inside a skill file or skills.json: mentions after `@`, and the frontmatter's keys and values. */
 export function complete(namespace: Namespace, file: WorkspaceFile, position: Position, options: CompletionOptions = FULL_CLIENT): CompletionList | null {
   const { text, lines } = file.file;
+  // A document no editor has open lets its text go: completion is asked only in an open one.
+  if (text === undefined) return null;
   const offset = lines.offsetAt(position);
   if (file.kind === "skill") {
     const frontmatter = file.file.format === SKILL_FILE_FORMAT ? frontmatterCompletion(file.file, offset, options.snippets) : agentFrontmatterCompletion(file.file, offset);

@@ -13,7 +13,11 @@ export interface AgentDocument {
   readonly role: AgentDocumentRole;
   /** The command a user's command file defines (`.claude/commands/deploy.md` → `deploy`). */
   readonly command: string | undefined;
-  readonly text: string;
+  /**
+   * Undefined once released: a document no editor has open keeps what its diagnostics, references and rename
+   * need (line starts, references with their offsets) and lets its text go, as a skill does.
+   */
+  readonly text: string | undefined;
   readonly lines: LineMap;
   readonly mentions: readonly Reference[];
   readonly problems: readonly CoreDiagnostic[];
@@ -39,4 +43,9 @@ export function parseAgentDocument(uri: string, text: string): AgentDocument {
   if (unreadable) problems.push({ range: head, severity: "error", code: unreadable.code, message: unreadable.message });
   const mentions = unreadable ? [] : scanReferences(uri, text, lines, 0, text.length, "body");
   return { uri, role, command: commandNameOf(uri), text, lines, mentions, problems };
+}
+
+/** The document without its text (see {@link AgentDocument.text}); its references and problems hold no slice of it. */
+export function releasedDocument(document: AgentDocument): AgentDocument {
+  return document.text === undefined ? document : { ...document, text: undefined };
 }
