@@ -49,6 +49,47 @@ describe("where Agent Skills files stand", () => {
     assert.equal(commandNameOf(uri(".codex/prompts/ship.md")), "ship");
     assert.equal(commandNameOf(uri("docs/commands/ship.md")), undefined);
   });
+
+  test("a file's role and command are what its decoded path segments say, on any path", () => {
+    // The definition, read off the whole decoded path: the server answers it without splitting every path.
+    const segmentsOf = (target: string) =>
+      target.replace(/[?#].*$/, "").replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").split("/").filter((segment) => segment !== "").map((segment) => {
+        try {
+          return decodeURIComponent(segment);
+        } catch {
+          return segment;
+        }
+      });
+    const expectedRole = (target: string) => {
+      const segments = segmentsOf(target);
+      const name = segments[segments.length - 1] ?? "";
+      const lower = name.toLowerCase();
+      if (!lower.endsWith(".md") || lower.endsWith(".skill.md")) return undefined;
+      if (name === "SKILL.md") return isAgentSkillUri(target) ? undefined : "misplaced-skill";
+      if (lower === "skill.md") return "lower-case-skill";
+      if (name === "CLAUDE.md" || name === "AGENTS.md") return "prose";
+      return segments.slice(0, -1).some((segment) => [".claude", ".agents", ".codex", "skills"].includes(segment)) ? "prose" : undefined;
+    };
+    const expectedCommand = (target: string) => {
+      const segments = segmentsOf(target);
+      const name = segments[segments.length - 1] ?? "";
+      if (!name.toLowerCase().endsWith(".md")) return undefined;
+      for (let i = segments.length - 2; i >= 1; i--) {
+        if ((segments[i - 1] === ".claude" && segments[i] === "commands") || (segments[i - 1] === ".codex" && segments[i] === "prompts")) return name.slice(0, -3).toLowerCase();
+      }
+      return undefined;
+    };
+    const segment = fc.constantFrom("skills", ".claude", ".agents", ".codex", "commands", "prompts", "sk%69lls", "%2Eclaude", "comm%61nds", "%2Ecodex", "skills%2Fx", "docs", "a", "%", "SKILL.md", "skill.md", "CLAUDE.md", "x.md", "X.MD", "y.skill.md", "notes", "");
+    const target = fc.tuple(fc.constantFrom("file://", "file://host", "vscode-vfs://github/"), fc.array(segment, { maxLength: 6 }), fc.constantFrom("", "/", "?q=1", "#top"));
+    fc.assert(
+      fc.property(target, ([scheme, segments, tail]) => {
+        const written = `${scheme}/${segments.join("/")}${tail}`;
+        assert.equal(agentDocumentRole(written), expectedRole(written), written);
+        assert.equal(commandNameOf(written), expectedCommand(written), written);
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
 
 describe("references in Agent Skills prose", () => {

@@ -132,7 +132,14 @@ export class Namespace {
   readonly #menuTally = new MenuTally((slug) => advertisedLineLength(this, slug));
   #generation = 0;
   #menuGeneration = 0;
-  #nearCandidates: { readonly generation: number; readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]> } | undefined;
+  #nearCandidates:
+    | {
+        readonly generation: number;
+        readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]>;
+        /** Each name's answer: a real library's 9,882 unknown references name 2,127 names (`/tmp` 123 times). */
+        readonly answers: Map<string, readonly string[]>;
+      }
+    | undefined;
 
   constructor(holding?: TextHolding) {
     this.#holding = holding;
@@ -859,7 +866,9 @@ export class Namespace {
    * letter counts, so a workspace of 10,000 skills with hundreds of unknown references compares each with a
    * few dozen handles, not all of them. A near miss keeps its first letter.
    */
-  #nearMisses(name: string): string[] {
+  #nearMisses(name: string): readonly string[] {
+    const known = this.#nearCandidates?.generation === this.#menuGeneration ? this.#nearCandidates.answers.get(name) : undefined;
+    if (known) return known;
     if (this.#nearCandidates?.generation !== this.#menuGeneration) {
       const buckets = new Map<string, { slug: string; counts: Int8Array }[]>();
       for (const skill of this.#skills.values()) {
@@ -869,7 +878,7 @@ export class Namespace {
         bucket.push({ slug: skill.slug, counts: letterCounts(skill.slug) });
         buckets.set(key, bucket);
       }
-      this.#nearCandidates = { generation: this.#menuGeneration, buckets };
+      this.#nearCandidates = { generation: this.#menuGeneration, buckets, answers: new Map() };
     }
     const bound = Math.max(2, Math.floor(name.length / 3));
     const counts = letterCounts(name);
@@ -879,7 +888,11 @@ export class Namespace {
         if (countDistance(counts, candidate.counts) <= 2 * bound) candidates.push(candidate.slug);
       }
     }
-    return nearest(name, candidates, 3);
+    const near = nearest(name, candidates, 3);
+    // Names typed one letter at a time would add up between claims' changes: a saving, not a registry.
+    if (this.#nearCandidates.answers.size >= 10_000) this.#nearCandidates.answers.clear();
+    this.#nearCandidates.answers.set(name, near);
+    return near;
   }
 
   #diagnoseMention(mention: Mention | ConfigMention, quiet = false, fromUri = ""): CoreDiagnostic[] {

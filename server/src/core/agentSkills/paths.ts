@@ -104,23 +104,62 @@ export function siblingAgentSkillUri(uri: string, handle: string): string {
  */
 export type AgentDocumentRole = "prose" | "misplaced-skill" | "lower-case-skill";
 
+/** The last URI {@link agentDocumentRole} was asked about, and its answer: a file being read is asked about several times in a row. */
+let lastRoleUri = "";
+let lastRole: AgentDocumentRole | undefined;
+
 export function agentDocumentRole(uri: string): AgentDocumentRole | undefined {
+  if (uri === lastRoleUri) return lastRole;
+  const role = roleOf(uri);
+  lastRoleUri = uri;
+  lastRole = role;
+  return role;
+}
+
+function roleOf(uri: string): AgentDocumentRole | undefined {
   const fileName = fileNameOf(uri)?.toLowerCase();
   if (fileName !== undefined && (!fileName.endsWith(".md") || fileName.endsWith(".skill.md"))) return undefined;
-  const segments = segmentsOf(uri);
-  const name = segments[segments.length - 1] ?? "";
-  if (!name.toLowerCase().endsWith(".md") || name.toLowerCase().endsWith(".skill.md")) return undefined;
+  const name = lastSegments(uri, 1)[0] ?? "";
+  const lower = name.toLowerCase();
+  if (!lower.endsWith(".md") || lower.endsWith(".skill.md")) return undefined;
   if (name === AGENT_SKILL_FILE) return isAgentSkillUri(uri) ? undefined : "misplaced-skill";
-  if (name.toLowerCase() === "skill.md") return "lower-case-skill";
+  if (lower === "skill.md") return "lower-case-skill";
   if (INSTRUCTION_FILES.has(name)) return "prose";
-  return segments.slice(0, -1).some((segment) => AGENT_FOLDERS.has(segment)) ? "prose" : undefined;
+  return inAgentFolder(uri) ? "prose" : undefined;
 }
+
+/** The lengths of {@link AGENT_FOLDERS}' names: a folder of another length is passed over unless it holds an escape. */
+const AGENT_FOLDER_LENGTHS = new Set([...AGENT_FOLDERS].map((folder) => folder.length));
+
+/**
+ * True when a folder above the URI's last segment is one of {@link AGENT_FOLDERS}: {@link segmentsOf} without an
+ * array, and only the few folders that could match cut out and decoded (a real library's deep paths, split and
+ * decoded for each of its 32,000 files, cost a tenth of a second).
+ */
+function inAgentFolder(uri: string): boolean {
+  const path = pathOf(uri);
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path)?.[0].length ?? 0;
+  let end = path.length;
+  while (end > authority && path.charCodeAt(end - 1) === SLASH) end--;
+  const lastSlash = path.lastIndexOf("/", end - 1);
+  for (let start = authority; start < lastSlash; ) {
+    const slash = path.indexOf("/", start);
+    const length = slash - start;
+    if (length > 0 && (AGENT_FOLDER_LENGTHS.has(length) || path.lastIndexOf("%", slash) >= start) && AGENT_FOLDERS.has(decoded(path.slice(start, slash)))) return true;
+    start = slash + 1;
+  }
+  return false;
+}
+
+const SLASH = 47;
 
 /**
  * The command a user's command file defines (`.claude/commands/deploy.md` is `/deploy`, and so is
  * `.codex/prompts/deploy.md`), or undefined for any other file.
  */
 export function commandNameOf(uri: string): string | undefined {
+  // Nearly every file is in no such folder: answered without splitting its path (an escape could spell one).
+  if (!uri.includes("/commands/") && !uri.includes("/prompts/") && !uri.includes("%")) return undefined;
   const segments = segmentsOf(uri);
   const name = segments[segments.length - 1] ?? "";
   if (!name.toLowerCase().endsWith(".md")) return undefined;
