@@ -145,9 +145,16 @@ export function codeFences(text: string, from = 0, to = text.length): CodeFence[
     let next = lineEnd;
     if (next < to) next += text.charCodeAt(next) === CR && next + 1 < to && text.charCodeAt(next + 1) === LF ? 2 : 1;
 
-    if (open && open.depth === 0 && open.column === 0) {
-      // In a fence outside any quote or list, only a line of at most three spaces and then the fence's character
-      // can close it (a tab or a fourth space puts it past column 3): every other line is code, passed over.
+    if (open && open.depth === 0 && open.column === 0 && lineFeedsOnly) {
+      // In a fence outside any quote or list, only a line of at most three spaces and then three of the fence's
+      // characters can close it: the code up to the next such line is passed over in one search, not line by line.
+      const candidate = nextFenceLine(text, lineStart, to, open.char);
+      if (candidate !== lineStart) {
+        lineStart = candidate;
+        continue;
+      }
+    } else if (open && open.depth === 0 && open.column === 0) {
+      // The same, a line at a time, where lines may break at a lone `\r`.
       let at = lineStart;
       while (at < lineEnd && at - lineStart < 4 && text.charCodeAt(at) === SPACE) at++;
       if (at - lineStart > 3 || text.charCodeAt(at) !== open.char || at >= lineEnd) {
@@ -217,6 +224,26 @@ export function codeFences(text: string, from = 0, to = text.length): CodeFence[
   }
   if (open) fences.push({ start: open.start, end: to, closed: false });
   return fences;
+}
+
+/**
+ * The start of the first line at or after `from` (a line's start, in a text whose lines break at `\n`) that
+ * holds at most three spaces and then three `char`s, or `to` when none does before it: where a fence outside any
+ * quote or list may close.
+ */
+function nextFenceLine(text: string, from: number, to: number, char: number): number {
+  const marker = char === BACKTICK ? "```" : "~~~";
+  let at = text.indexOf(marker, from);
+  while (at !== -1 && at < to) {
+    const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+    let indent = lineStart;
+    while (indent < at && text.charCodeAt(indent) === SPACE) indent++;
+    if (indent === at && at - lineStart <= 3) return lineStart;
+    const lineEnd = text.indexOf("\n", at);
+    if (lineEnd === -1 || lineEnd >= to) return to;
+    at = text.indexOf(marker, lineEnd + 1);
+  }
+  return to;
 }
 
 /** The spans of `text[from, to)` outside its fenced code blocks, in order. */
