@@ -1,4 +1,4 @@
-import { codeSpans, isScopedOrQualified, isTokenBoundary, proseRegions, type TextSpan } from "./prose.js";
+import { codeSpans, isScopedOrQualified, isTokenBoundary, proseRegions, type CodeFence, type TextSpan } from "./prose.js";
 import { MAX_HANDLE_LENGTH } from "./slug.js";
 import { internedSlice } from "./text.js";
 
@@ -76,11 +76,11 @@ function isGlued(text: string, at: number): boolean {
  * kebab-case slug that no other slug character or word character follows. So `@plan` is never found inside
  * `@plan-trip`, and `bob@example.com` is no mention.
  */
-export function scanMentions(text: string, from = 0, to = text.length): MentionScan {
+export function scanMentions(text: string, from = 0, to = text.length, fences?: readonly CodeFence[]): MentionScan {
   const mentions: MentionToken[] = [];
   const malformed: MalformedMention[] = [];
   if (text.indexOf("@", from) === -1) return { mentions, malformed };
-  for (const region of proseRegions(text, from, to)) scanRegion(text, region.start, region.end, mentions, malformed);
+  for (const region of proseRegions(text, from, to, fences)) scanRegion(text, region.start, region.end, mentions, malformed);
   return { mentions, malformed };
 }
 

@@ -246,11 +246,11 @@ function nextFenceLine(text: string, from: number, to: number, char: number): nu
   return to;
 }
 
-/** The spans of `text[from, to)` outside its fenced code blocks, in order. */
-export function proseRegions(text: string, from = 0, to = text.length): TextSpan[] {
+/** The spans of `text[from, to)` outside its fenced code blocks (`fences`, when the caller has them), in order. */
+export function proseRegions(text: string, from = 0, to = text.length, fences: readonly CodeFence[] = codeFences(text, from, to)): TextSpan[] {
   const regions: TextSpan[] = [];
   let cursor = from;
-  for (const fence of codeFences(text, from, to)) {
+  for (const fence of fences) {
     if (fence.start > cursor) regions.push({ start: cursor, end: fence.start });
     cursor = fence.end;
   }

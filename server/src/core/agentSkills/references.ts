@@ -158,19 +158,20 @@ class LinkReference implements Reference {
  * path such as `@docs/x.md`), `/name`, `$name` and Markdown links to a skill folder. Fenced code is skipped.
  */
 export function scanReferences(uri: string, text: string, lines: LineMap, from: number, to: number, place: MentionPlace): Reference[] {
-  const regions = codeFences(text, from, to);
+  const fences = codeFences(text, from, to);
   const references: Reference[] = [];
-  for (const token of scanMentions(text, from, to).mentions) {
-    if (token.written !== token.slug || continuesAsPath(text, token.end, to) || inRegions(regions, token.start)) continue;
+  // The mentions come from the prose between the same fences.
+  for (const token of scanMentions(text, from, to, fences).mentions) {
+    if (token.written !== token.slug || continuesAsPath(text, token.end, to)) continue;
     references.push(packedMention(token, place, lines, "@"));
   }
   const mentionCount = references.length;
-  for (const token of scanSigils(text, from, to, regions)) {
+  for (const token of scanSigils(text, from, to, fences)) {
     const name = internedSlice(text, token.start + 1, token.end);
     references.push(packedMention({ written: name, slug: name, start: token.start, end: token.end, inCode: false }, place, lines, token.sigil));
   }
   const sigilCount = references.length - mentionCount;
-  for (const link of scanLinks(uri, text, from, to, regions)) references.push(new LinkReference(interned(link.name), link, place, lines));
+  for (const link of scanLinks(uri, text, from, to, fences)) references.push(new LinkReference(interned(link.name), link, place, lines));
   // Each kind is found in text order: only a page with two kinds needs them merged.
   const kinds = (mentionCount > 0 ? 1 : 0) + (sigilCount > 0 ? 1 : 0) + (references.length > mentionCount + sigilCount ? 1 : 0);
   return kinds > 1 ? references.sort((a, b) => a.start - b.start) : references;
