@@ -12,8 +12,26 @@ export function canonicalUri(uri: string): string {
 export function uriFromPath(filePath: string): string {
   // An absolute POSIX path of unreserved characters only is its URI as it stands (the first index asks this of every file).
   if (PLAIN_PATH.test(filePath) && !DOT_SEGMENT.test(filePath)) return `file://${filePath}`;
+  // A plain name in a folder whose path is not (a space, a `+`, a letter with an accent): the folder's URI, made
+  // once for the files a listing gives one after another, and the name. Made whole, a library of 32,000 files
+  // under such a folder allocated 200 MB while it was read.
+  const slash = filePath.lastIndexOf("/");
+  if (path.sep === "/" && slash > 0 && filePath.startsWith("/") && PLAIN_NAME.test(filePath.slice(slash + 1)) && !DOT_SEGMENT.test(filePath)) {
+    const folder = filePath.slice(0, slash);
+    if (folder !== lastFolder) {
+      lastFolderUri = URI.file(path.resolve(folder)).toString();
+      lastFolder = folder;
+    }
+    if (!lastFolderUri.endsWith("/")) return `${lastFolderUri}/${filePath.slice(slash + 1)}`;
+  }
   return URI.file(path.resolve(filePath)).toString();
 }
+
+/** The folder {@link uriFromPath} last made a URI for, and that URI. */
+let lastFolder = "";
+let lastFolderUri = "";
+/** A file name whose every character a file URI keeps as it is. */
+const PLAIN_NAME = /^[A-Za-z0-9._~-]+$/;
 
 /** A POSIX absolute path whose every character a file URI keeps as it is. */
 const PLAIN_PATH = path.sep === "/" ? /^(?:\/[A-Za-z0-9._~-]+)+$/ : /(?!)/;
