@@ -59,7 +59,7 @@ describe("codeFences", () => {
   });
 
   // Shapes of real pages: prefixes of list items and quotes, fences, prose with mentions and scopes.
-  const prefix = fc.constantFrom("", "", "", "> ", "- ", "* ", "1. ", "  ", "   ", "    ", "  - ", "> - ", "> > ");
+  const prefix = fc.constantFrom("", "", "", "> ", "- ", "* ", "+ ", "1. ", "1) ", "1234567890. ", "-\t", "  ", "   ", "    ", "  - ", "> - ", "> > ");
   const content = fc.constantFrom("```", "```sh", "~~~", "````", "~~~~ x", "text @x", "@y and `@z`", "npm i @types/node", "- item @w", "a ``` b", "");
   const eol = fc.constantFrom("\n", "\r\n");
   const doc = fc.tuple(fc.array(fc.tuple(prefix, content).map(([p, c]) => p + c), { maxLength: 14 }), eol).map(([lines, end]) => lines.join(end));

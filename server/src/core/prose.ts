@@ -94,16 +94,30 @@ function isLazyLine(text: string, at: number, end: number): boolean {
   const code = text.charCodeAt(at);
   if (code === GT || code === 35 /* # */) return false;
   if (openingFence(text, at, end)) return false;
-  return listMarkerAt(text, at, end) === undefined;
+  return listMarkerLength(text, at, end) === 0;
 }
 
-const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)/;
-
-/** The list marker at `at` (`-`, `+`, `*`, `1.`, `1)`), or undefined; the regular expression only runs on a likely start. */
-function listMarkerAt(text: string, at: number, end: number): string | undefined {
+/**
+ * The length of the list marker at `at` (`-`, `+`, `*`, or one to nine digits and `.` or `)`, then a space, a
+ * tab or the line's end), 0 for none. Read a character at a time: a regular expression on a slice made two
+ * objects for each line of a real library's lists.
+ */
+function listMarkerLength(text: string, at: number, end: number): number {
   const code = text.charCodeAt(at);
-  if (code !== 45 && code !== 43 && code !== 42 && (code < 48 || code > 57)) return undefined;
-  return LIST_MARKER.exec(text.slice(at, Math.min(end, at + 11)))?.[0];
+  let stop = at + 1;
+  if (code >= 48 && code <= 57) {
+    while (stop < end && stop - at < 9 && isDigit(text.charCodeAt(stop))) stop++;
+    const delimiter = text.charCodeAt(stop);
+    if (stop >= end || (delimiter !== 46 /* . */ && delimiter !== 41) /* ) */) return 0;
+    stop++;
+  } else if (code !== 45 && code !== 43 && code !== 42) return 0;
+  if (stop > end) return 0;
+  const after = text.charCodeAt(stop);
+  return stop === end || after === SPACE || after === TAB ? stop - at : 0;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /**
@@ -201,16 +215,16 @@ export function codeFences(text: string, from = 0, to = text.length): CodeFence[
       let column = shape.column;
       // A list marker opens an item whose content starts after it; a fence may follow on the same line.
       for (let guard = 0; guard < 8 && column - base <= 3; guard++) {
-        const marker = listMarkerAt(text, at, lineEnd);
-        if (marker === undefined) break;
-        const markerEnd = column + marker.length;
-        const gap = skipIndent(text, at + marker.length, lineEnd, markerEnd);
+        const markerLength = listMarkerLength(text, at, lineEnd);
+        if (markerLength === 0) break;
+        const markerEnd = column + markerLength;
+        const gap = skipIndent(text, at + markerLength, lineEnd, markerEnd);
         const blankItem = gap.at >= lineEnd;
         const contentColumn = blankItem || gap.column - markerEnd > 4 ? markerEnd + 1 : gap.column;
         lists.push(contentColumn);
         emptyItem = blankItem;
         base = contentColumn;
-        at = blankItem || gap.column - markerEnd > 4 ? at + marker.length + 1 : gap.at;
+        at = blankItem || gap.column - markerEnd > 4 ? at + markerLength + 1 : gap.at;
         column = Math.max(contentColumn, blankItem ? contentColumn : gap.column);
         if (blankItem) break;
       }
