@@ -105,7 +105,7 @@ function isLazyLine(text: string, at: number, end: number): boolean {
 function listMarkerLength(text: string, at: number, end: number): number {
   const code = text.charCodeAt(at);
   let stop = at + 1;
-  if (code >= 48 && code <= 57) {
+  if (isDigit(code)) {
     while (stop < end && stop - at < 9 && isDigit(text.charCodeAt(stop))) stop++;
     const delimiter = text.charCodeAt(stop);
     if (stop >= end || (delimiter !== 46 /* . */ && delimiter !== 41) /* ) */) return 0;
