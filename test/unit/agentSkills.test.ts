@@ -141,6 +141,18 @@ describe("references in Agent Skills prose", () => {
   }
 });
 
+describe("a near miss in Agent Skills prose", () => {
+  test("names each handle once, however many files claim it", () => {
+    const namespace = new Namespace();
+    // Two libraries gathered in one, each with its own `seo` skill: the handle is claimed twice.
+    for (const library of ["first", "second"]) namespace.set(uri(`${library}/skills/seo/SKILL.md`), "---\nname: seo\ndescription: Audits a page.\n---\nBody.\n");
+    namespace.set(uri("first/skills/seq/SKILL.md"), "---\nname: seq\ndescription: Orders steps.\n---\nBody.\n");
+    namespace.set(uri("CLAUDE.md"), "Run /sek on the page.\n");
+    const messages = namespace.diagnose(uri("CLAUDE.md")).map((diagnostic) => diagnostic.message);
+    assert.deepEqual(messages, ["/sek is not a skill: did you mean /seo, /seq?"]);
+  });
+});
+
 describe("ignore rules (.skillignore, gitignore syntax)", () => {
   const rules = new IgnoreRules("# drafts\ndrafts/*\n!drafts/keep\n*.tmp.md\n/top.md\nlogs/\n");
   const cases: readonly [string, boolean, boolean][] = [

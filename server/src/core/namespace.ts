@@ -871,8 +871,12 @@ export class Namespace {
     if (known) return known;
     if (this.#nearCandidates?.generation !== this.#menuGeneration) {
       const buckets = new Map<string, { slug: string; counts: Int8Array }[]>();
+      // Each handle once: a handle that several files claim (a library of libraries has three `seo` skills) was
+      // suggested once for each of them ("did you mean /seo, /seo, /seo?").
+      const seen = new Set<string>();
       for (const skill of this.#skills.values()) {
-        if (!skill.validHandle || !skill.enabled) continue;
+        if (!skill.validHandle || !skill.enabled || seen.has(skill.slug)) continue;
+        seen.add(skill.slug);
         const key = `${skill.slug.charAt(0)}${skill.slug.length}`;
         const bucket = buckets.get(key) ?? [];
         bucket.push({ slug: skill.slug, counts: letterCounts(skill.slug) });
