@@ -151,6 +151,16 @@ describe("a near miss in Agent Skills prose", () => {
     const messages = namespace.diagnose(uri("CLAUDE.md")).map((diagnostic) => diagnostic.message);
     assert.deepEqual(messages, ["/sek is not a skill: did you mean /seo, /seq?"]);
   });
+
+  test("a name in inline code that names nothing is code; one that names a skill is still its reference", () => {
+    const namespace = new Namespace();
+    namespace.set(uri("skills/seo/SKILL.md"), "---\nname: seo\ndescription: Audits a page.\n---\nBody.\n");
+    // Seen in a real library's CHANGELOG.md: "eliminates external `/svg` dependency" drew "did you mean /seo?".
+    namespace.set(uri("CLAUDE.md"), "Drops the external `/svg` dependency and `$sek`; run `/seo` first.\n\nThen /sek the page.\n");
+    const messages = namespace.diagnose(uri("CLAUDE.md")).map((diagnostic) => diagnostic.message);
+    assert.deepEqual(messages, ["/sek is not a skill: did you mean /seo?"]);
+    assert.deepEqual(namespace.mentioners("seo"), [uri("CLAUDE.md")]);
+  });
 });
 
 describe("ignore rules (.skillignore, gitignore syntax)", () => {

@@ -846,6 +846,8 @@ export class Namespace {
       }];
     }
     if (sigil === "/" && this.isCommand(mention.slug)) return [];
+    // A name in inline code that names nothing is code (`/svg`, `$dirs`), as an unknown @-mention there is.
+    if (mention.inCode) return [];
     const near = this.#nearMisses(mention.slug);
     if (near.length > 0) {
       return [{

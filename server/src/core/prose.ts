@@ -272,8 +272,8 @@ export function proseRegions(text: string, from = 0, to = text.length, fences: r
   return regions;
 }
 
-/** True when `offset` lies in one of `fences` (a fence's first character included, its end excluded). */
-export function isInFence(fences: readonly CodeFence[], offset: number): boolean {
+/** True when `offset` lies in one of `fences`, or of any spans in order (a span's first character included, its end excluded). */
+export function isInFence(fences: readonly TextSpan[], offset: number): boolean {
   let low = 0;
   let high = fences.length - 1;
   while (low <= high) {

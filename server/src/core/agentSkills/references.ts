@@ -1,5 +1,5 @@
 import { scanMentions } from "../mentions.js";
-import { codeFences, isInFence, type CodeFence } from "../prose.js";
+import { codeFences, codeSpans, isInFence, proseRegions, type CodeFence, type TextSpan } from "../prose.js";
 import { packedMention, type Mention, type MentionPlace } from "../skillFile.js";
 import { isValidHandle } from "../slug.js";
 import { detached, interned, internedSlice, type LineMap, type Range } from "../text.js";
@@ -50,8 +50,11 @@ function continuesAsPath(text: string, end: number, to: number): boolean {
  * lower-case handle that nothing path-like follows. So `/usr/bin`, `docs/x`, `$PATH`, `${name}`, `</tag>`,
  * `https://x/y` and `/a.txt` are not references.
  */
-function scanSigils(text: string, from: number, to: number, regions: readonly CodeFence[]): { sigil: "/" | "$"; start: number; end: number }[] {
-  const found: { sigil: "/" | "$"; start: number; end: number }[] = [];
+function scanSigils(text: string, from: number, to: number, regions: readonly CodeFence[]): { sigil: "/" | "$"; start: number; end: number; inCode: boolean }[] {
+  const found: { sigil: "/" | "$"; start: number; end: number; inCode: boolean }[] = [];
+  // Inline code, found once a reference is: a name there is code-only, as an @-mention in backticks is.
+  let spans: TextSpan[] | undefined;
+  const inCodeSpan = (at: number) => isInFence((spans ??= proseRegions(text, from, to, regions).flatMap((region) => codeSpans(text, region.start, region.end))), at);
   // From one sigil to the next, not character by character: most of a page has neither.
   let slash = text.indexOf("/", from);
   let dollar = text.indexOf("$", from);
@@ -63,7 +66,7 @@ function scanSigils(text: string, from: number, to: number, regions: readonly Co
     const glued = at > 0 && (GLUE_BEFORE.test(text.charAt(at - 1)) || (at > 1 && text.charAt(at - 1) === "(" && text.charAt(at - 2) === "]"));
     if (!glued) {
       while (end < to && isNameChar(text.charCodeAt(end))) end++;
-      if (isValidHandle(text.slice(at + 1, end)) && !continuesAsPath(text, end, to) && !inRegions(regions, at)) found.push({ sigil: text.charAt(at) as "/" | "$", start: at, end });
+      if (isValidHandle(text.slice(at + 1, end)) && !continuesAsPath(text, end, to) && !inRegions(regions, at)) found.push({ sigil: text.charAt(at) as "/" | "$", start: at, end, inCode: inCodeSpan(at) });
     }
     const next = Math.max(at + 1, end);
     if (slash !== -1 && slash < next) slash = text.indexOf("/", next);
@@ -168,7 +171,7 @@ export function scanReferences(uri: string, text: string, lines: LineMap, from: 
   const mentionCount = references.length;
   for (const token of scanSigils(text, from, to, fences)) {
     const name = internedSlice(text, token.start + 1, token.end);
-    references.push(packedMention({ written: name, slug: name, start: token.start, end: token.end, inCode: false }, place, lines, token.sigil));
+    references.push(packedMention({ written: name, slug: name, start: token.start, end: token.end, inCode: token.inCode }, place, lines, token.sigil));
   }
   const sigilCount = references.length - mentionCount;
   for (const link of scanLinks(uri, text, from, to, fences)) references.push(new LinkReference(interned(link.name), link, place, lines));
