@@ -98,6 +98,9 @@ describe("references in Agent Skills prose", () => {
     ["Use /pdf then $docx and @xlsx.", ["/pdf", "$docx", "@xlsx"]],
     ["(/pdf), [/pdf], \"/pdf\", `/pdf`, /pdf.", ["/pdf", "/pdf", "/pdf", "/pdf", "/pdf"]],
     ["/usr/bin and docs/pdf and ~/pdf and a/pdf", []],
+    // Seen in a real library: scores, a rate after a placeholder, folders at the root written bare.
+    ["Score: /10 | /5 | $[amount]/year | f(x)/pdf | written to /tmp, never mount /etc or /usr", []],
+    ["run /tmp-cleaner, /etc-hosts and /2fa", ["/tmp-cleaner", "/etc-hosts", "/2fa"]],
     ["$PATH ${name} $x.y </pdf> <pdf/> $$x", []],
     ["https://example.com/pdf and http://x/y?z=/pdf", []],
     ["/frontend:component and /pdf-", []],

@@ -31,8 +31,22 @@ function isNameChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 45;
 }
 const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
-/** Before a sigil: a character that makes it part of a path, a URL, a tag or a variable, not a reference. */
-const GLUE_BEFORE = /[\p{L}\p{M}\p{N}_/\\.~:<>$@%=+*&|-]/u;
+/**
+ * Before a sigil: a character that makes it part of a path, a URL, a tag, a variable or an expression (`$[amount]/day`,
+ * `f(x)/n`), not a reference.
+ */
+const GLUE_BEFORE = /[\p{L}\p{M}\p{N}_/\\.~:<>$@%=+*&|\])-]/u;
+
+/**
+ * Names after `/` that are the folders at a Unix system's root, written bare in prose about paths ("written to
+ * /tmp", "never mount /etc"): never a reference.
+ */
+const ROOT_FOLDERS = new Set(["etc", "tmp", "usr", "var", "proc", "sys", "sbin", "mnt", "boot"]);
+
+/** True when a name has a letter: `/5` and `/10` are scores ("Score: /10"), not commands. */
+function hasLetter(name: string): boolean {
+  return /[a-z]/.test(name);
+}
 
 /** True when the characters after a name make it a path, a file name, a namespaced command or a longer word. */
 function continuesAsPath(text: string, end: number, to: number): boolean {
@@ -66,7 +80,9 @@ function scanSigils(text: string, from: number, to: number, regions: readonly Co
     const glued = at > 0 && (GLUE_BEFORE.test(text.charAt(at - 1)) || (at > 1 && text.charAt(at - 1) === "(" && text.charAt(at - 2) === "]"));
     if (!glued) {
       while (end < to && isNameChar(text.charCodeAt(end))) end++;
-      if (isValidHandle(text.slice(at + 1, end)) && !continuesAsPath(text, end, to) && !inRegions(regions, at)) found.push({ sigil: text.charAt(at) as "/" | "$", start: at, end, inCode: inCodeSpan(at) });
+      const name = text.slice(at + 1, end);
+      const sigil = text.charAt(at) as "/" | "$";
+      if (isValidHandle(name) && hasLetter(name) && !(sigil === "/" && ROOT_FOLDERS.has(name)) && !continuesAsPath(text, end, to) && !inRegions(regions, at)) found.push({ sigil, start: at, end, inCode: inCodeSpan(at) });
     }
     const next = Math.max(at + 1, end);
     if (slash !== -1 && slash < next) slash = text.indexOf("/", next);
