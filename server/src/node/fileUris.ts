@@ -16,13 +16,14 @@ export function uriFromPath(filePath: string): string {
   // once for the files a listing gives one after another, and the name. Made whole, a library of 32,000 files
   // under such a folder allocated 200 MB while it was read.
   const slash = filePath.lastIndexOf("/");
-  if (path.sep === "/" && slash > 0 && filePath.startsWith("/") && PLAIN_NAME.test(filePath.slice(slash + 1)) && !DOT_SEGMENT.test(filePath)) {
+  const name = filePath.slice(slash + 1);
+  if (path.sep === "/" && slash > 0 && filePath.startsWith("/") && PLAIN_NAME.test(name) && !DOT_SEGMENT.test(filePath)) {
     const folder = filePath.slice(0, slash);
     if (folder !== lastFolder) {
       lastFolderUri = URI.file(path.resolve(folder)).toString();
       lastFolder = folder;
     }
-    if (!lastFolderUri.endsWith("/")) return `${lastFolderUri}/${filePath.slice(slash + 1)}`;
+    if (!lastFolderUri.endsWith("/")) return `${lastFolderUri}/${name}`;
   }
   return URI.file(path.resolve(filePath)).toString();
 }

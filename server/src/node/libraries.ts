@@ -1,6 +1,7 @@
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { realpathSync } from "node:fs";
 import * as path from "node:path";
 import { CONFIG_FILE_NAME } from "../core/index.js";
+import { ENTRY_DIRECTORY, ENTRY_LINKED_DIRECTORY, listFolderEntriesSync } from "./folderEntries.js";
 import { pathFromUri, readIgnoreRules } from "./workspaceFiles.js";
 
 /**
@@ -28,33 +29,24 @@ export async function nestedConfigFolders(folder: string): Promise<string[]> {
   const top = path.resolve(folder);
   const realTop = realPathOf(top) ?? top;
   const rules = await readIgnoreRules(top);
-  const pending: { directory: string; real: string | undefined }[] = [{ directory: top, real: realTop }];
+  const pending: { directory: string; real: string }[] = [{ directory: top, real: realTop }];
   while (pending.length > 0) {
     const next = pending.pop();
     if (!next) break;
-    const { directory } = next;
-    const real = next.real ?? realPathOf(directory);
-    if (real === undefined || visited.has(real)) continue;
+    const { directory, real } = next;
+    if (visited.has(real)) continue;
     if (real !== realTop && realTop.startsWith(real.endsWith(path.sep) ? real : real + path.sep)) continue;
     visited.add(real);
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(directory, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      // A plain file is only looked at by name: a folder of 100,000 skill files makes no path for each.
-      if (entry.isDirectory() || entry.isSymbolicLink()) {
-        const full = path.join(directory, entry.name);
-        const isDirectory = entry.isDirectory() || isDirectoryPath(full);
-        if (isDirectory) {
-          // A link's real path is asked when it is visited; a folder's is its parent's and its name.
-          if (!rules.ignores(path.relative(top, full).split(path.sep).join("/"), true)) pending.push({ directory: full, real: entry.isDirectory() ? path.join(real, entry.name) : undefined });
-          continue;
-        }
-      }
-      if (entry.name === CONFIG_FILE_NAME && directory !== top) found.push(directory);
+    // The listing the workspace's walk makes: each entry's kind with a link followed, and a linked folder's real path.
+    const { counts, names, kinds, reals } = listFolderEntriesSync([directory]);
+    for (let i = 0; i < Math.max(0, counts[0] ?? -1); i++) {
+      const name = names[i] ?? "";
+      const kind = kinds[i];
+      if (kind === ENTRY_DIRECTORY || kind === ENTRY_LINKED_DIRECTORY) {
+        // A plain file is only looked at by name: a folder of 100,000 skill files makes no path for each.
+        const full = path.join(directory, name);
+        if (!rules.ignores(path.relative(top, full).split(path.sep).join("/"), true)) pending.push({ directory: full, real: kind === ENTRY_DIRECTORY ? path.join(real, name) : (reals[i] ?? full) });
+      } else if (name === CONFIG_FILE_NAME && directory !== top) found.push(directory);
     }
   }
   return found.sort();
@@ -62,17 +54,9 @@ export async function nestedConfigFolders(folder: string): Promise<string[]> {
 
 function realPathOf(directory: string): string | undefined {
   try {
-    return realpathSync.native(directory);
+    return realpathSync(directory);
   } catch {
     return undefined;
-  }
-}
-
-function isDirectoryPath(full: string): boolean {
-  try {
-    return statSync(full).isDirectory();
-  } catch {
-    return false;
   }
 }
 
