@@ -124,6 +124,49 @@ test("a whole prefix index, in one part or three, probed in any order finds each
   assert.deepEqual(lines(fromParts), expected);
 });
 
+test("an index laid out and filled part way: a position probed once those before it are filled finds its pairs of the whole join", () => {
+  const summaries = generated(2000, 17);
+  const input = inputOf(summaries);
+  const count = input.order.length;
+  const pairOf = (p: number, other: number, shared: number): [number, number, number] => [input.order[p] as number, input.order[other] as number, pairScore(shared, sizeOf(input, input.order[p] as number), sizeOf(input, input.order[other] as number))];
+  // Each pair of the whole join, by its later position.
+  const whole = new JoinProber(input, JoinIndex.whole(input));
+  const byPosition = Array.from({ length: count }, (_, position) => {
+    const found: [number, number, number][] = [];
+    whole.probe(position, (p, other, shared) => found.push(pairOf(p, other, shared)));
+    return lines(found);
+  });
+  assert.deepEqual(byPosition.flat().sort(), inSteps(input));
+  for (const filledTo of [0, 1, 37, Math.floor(count / 2), count - 1]) {
+    const building = JoinIndex.laidOut(input);
+    building.fillTo(filledTo);
+    // What a prober on another thread relies on: each key's list (a slot of four words: key, block, first
+    // position, older block; a block: three words of header, then position and place) reads in increasing order
+    // at every moment, the entries not yet written past every position filled.
+    const arrays = building.index.arrays;
+    for (let table = 0; table < arrays.length; table += 2) {
+      const slots = arrays[table] as Int32Array;
+      const data = arrays[table + 1] as Int32Array;
+      for (let at = 0; at < slots.length; at += 4) {
+        if (slots[at] === -1) continue;
+        const block = slots[at + 1] as number;
+        let previous = -1;
+        for (let e = block + 3; e < block + 3 + 2 * (data[block + 2] as number); e += 2) {
+          const entry = data[e] as number;
+          assert.ok(entry >= previous, `a list out of order with ${filledTo} filled`);
+          previous = entry;
+        }
+      }
+    }
+    const prober = new JoinProber(input, building.index);
+    for (let position = 0; position <= filledTo; position++) {
+      const found: [number, number, number][] = [];
+      prober.probe(position, (p, other, shared) => found.push(pairOf(p, other, shared)));
+      assert.deepEqual(lines(found), byPosition[position], `position ${position} with ${filledTo} filled`);
+    }
+  }
+});
+
 test("on one, two and three threads, and with threads that only probe: the pairs of the join in steps, each once", async () => {
   const summaries = generated(4000, 11);
   const expected = inSteps(inputOf(summaries));

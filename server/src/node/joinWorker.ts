@@ -1,13 +1,15 @@
 /**
- * A thread of the menu-similar join (dist/join-worker.js): builds its part of the whole prefix index into shared
- * memory, then, once every thread's part is there, probes chunks of positions against all of them. The pairs go
- * back in batches of (a, b, shared terms), the sets' numbers in the input.
+ * A thread of the menu-similar join (dist/join-worker.js): lays out its part of the whole prefix index in shared
+ * memory, sends it, and fills it in position order, saying how far it has come; then probes chunks of positions
+ * against every part. A chunk is probed once every part is filled past it, so a thread that only probes starts
+ * while the index is still being filled: at 100,000 realistic summaries it had waited 0.4-0.5 s for the whole
+ * index. The pairs go back in batches of (a, b, shared terms), the sets' numbers in the input.
  */
 import { readlinkSync } from "node:fs";
 import { constants, setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { JoinIndex, JoinProber, joinInputOf, type JoinInput } from "../core/similarityIndex.js";
-import { JOIN_BATCH_PAIRS, JOIN_CHUNK, sharedArrays, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
+import { JOIN_BATCH_PAIRS, JOIN_CHUNK, JOIN_FILL_STEP, sharedArrays, type JoinIndexParts, type JoinReply, type JoinRequest } from "./joinMessages.js";
 
 const port = parentPort;
 port?.once("message", (request: JoinRequest) => {
@@ -16,9 +18,26 @@ port?.once("message", (request: JoinRequest) => {
   port.once("message", (index: JoinIndexParts) => probe(request, input, JoinIndex.of(index.parts)));
   // A thread that only probes (part -1) waits for the index the others build.
   if (request.part < 0) return;
-  const built: JoinReply = { kind: "index", arrays: JoinIndex.whole(input, sharedArrays, request.part, request.parts).arrays };
-  port.postMessage(built);
+  const building = JoinIndex.laidOut(input, sharedArrays, request.part, request.parts);
+  const laidOut: JoinReply = { kind: "index", arrays: building.index.arrays };
+  port.postMessage(laidOut);
+  const count = input.order.length;
+  for (let to = 0; to < count; ) {
+    to = Math.min(count, to + JOIN_FILL_STEP);
+    building.fillTo(to);
+    Atomics.store(request.filled, request.part, to);
+    Atomics.notify(request.filled, request.part);
+  }
 });
+
+/** Returns once every part of the index is filled up to `position`. */
+function waitUntilFilled(filled: Int32Array, position: number): void {
+  for (let part = 0; part < filled.length; part++) {
+    let now: number;
+    // A bounded wait: a thread told to stop meanwhile is not held here.
+    while ((now = Atomics.load(filled, part)) < position) Atomics.wait(filled, part, now, 50);
+  }
+}
 
 function probe(request: JoinRequest, input: JoinInput, index: JoinIndex): void {
   const { next } = request;
@@ -44,6 +63,8 @@ function probe(request: JoinRequest, input: JoinInput, index: JoinIndex): void {
     const from = Atomics.add(next, 0, 1) * JOIN_CHUNK;
     if (from >= count) break;
     const to = Math.min(count, from + JOIN_CHUNK);
+    // A position's probe reads only the entries of those before it.
+    waitUntilFilled(request.filled, to - 1);
     for (let position = from; position < to; position++) prober.probe(position, take);
   }
   send(true);

@@ -41,9 +41,10 @@ export interface ThreadedJoinOptions {
 
 /**
  * Finds the menu-similar join's pairs on threads of their own, so the calling thread stays free: each building
- * thread builds a part of the whole prefix index (the keys ≡ its number modulo the threads) into shared memory, at the
- * same time; once every part is there, each probes against all of them, taking chunks of positions from one
- * shared counter (with `probers`, threads that only probe join them then). The index is in memory once,
+ * thread lays out a part of the whole prefix index (the keys ≡ its number modulo the threads) in shared memory, at
+ * the same time, and fills it in position order; once every part is laid out, threads that only probe (`probers`)
+ * probe chunks of positions, taken from one shared counter, as far as every part is filled, and each builder
+ * joins them when its part is full. The index is in memory once,
  * whatever the threads. Declines (undefined) for a small join, when `SKILL_LSP_JOIN=main`, or when no thread can
  * start; a thread that fails rejects the promise (the caller then finds the pairs itself, from the start).
  */
@@ -73,6 +74,7 @@ export class ThreadedPairFinder implements PairFinder {
     // Without probers the builders probe alone.
     workers.push(...startWorkers(this.#probers));
     const next = new Int32Array(new SharedArrayBuffer(4));
+    const filled = new Int32Array(new SharedArrayBuffer(4 * builders));
     const parts: (readonly Int32Array[])[] = [];
     let partsIn = 0;
     return new Promise<void>((resolve, reject) => {
@@ -112,7 +114,7 @@ export class ThreadedPairFinder implements PairFinder {
       workers.forEach((worker, k) => {
         const part = k < builders ? k : -1;
         watch(worker, part);
-        worker.postMessage({ sets, next, part, parts: builders, background: this.#background } satisfies JoinRequest);
+        worker.postMessage({ sets, next, filled, part, parts: builders, background: this.#background } satisfies JoinRequest);
       });
     });
   }
