@@ -228,6 +228,35 @@ test("a thread that only probes runs beside the one that builds, at the lowest p
   assert.ok(alone.includes(1) && alone.every((count) => count <= 1), alone.join(", "));
 });
 
+test("threads started ahead of the join, when it is expected to be large enough, are the ones that find its pairs", { skip: process.platform !== "linux" ? "threads are counted in /proc" : false }, async () => {
+  const summaries = generated(4000, 19);
+  const expected = inSteps(inputOf(summaries));
+  const threads = () => readdirSync("/proc/self/task").length;
+  const finder = new ThreadedPairFinder({ threads: 1, probers: 1, minimumSets: 1000 });
+  const before = threads();
+  finder.expect(999);
+  assert.equal(threads(), before, "no thread for a join too small");
+  finder.expect(1000);
+  const started = threads();
+  assert.ok(started >= before + 2, `${before} threads, then ${started}`);
+  finder.expect(4000);
+  assert.equal(threads(), started, "started once");
+  const input = inputOf(summaries);
+  const pairs: [number, number, number][] = [];
+  const finding = finder.find(setsOf(summaries), (batch, count) => {
+    for (let k = 0; k < 3 * count; k += 3) pairs.push([batch[k] as number, batch[k + 1] as number, pairScore(batch[k + 2] as number, sizeOf(input, batch[k] as number), sizeOf(input, batch[k + 1] as number))]);
+  });
+  assert.ok(finding);
+  // The join runs on the threads that were waiting: none more.
+  assert.ok(threads() <= started, `${threads()} threads during the join, ${started} before it`);
+  await finding;
+  assert.deepEqual(lines(pairs), expected);
+  // Expected, then declined (too few sets after all): the waiting threads are stopped.
+  const declining = new ThreadedPairFinder({ threads: 1, probers: 1, minimumSets: 1000 });
+  declining.expect(2000);
+  assert.equal(declining.find(setsOf(generated(100, 3)), () => undefined), undefined);
+});
+
 const REAL = "/tmp/realskills";
 test("on real skills' descriptions: the pairs of the join in steps", { skip: existsSync(REAL) ? false : `no real skill libraries at ${REAL}` }, async () => {
   const summaries = descriptions(REAL);

@@ -29,6 +29,8 @@ function menuKey(skill: SkillFile | undefined): string | undefined {
 export interface PairFinder {
   /** Where the sets it is given are copied (shared memory, for threads); plain arrays when absent. */
   readonly allocate?: Int32Allocator;
+  /** A join of at least this many sets is coming (told as the summaries are read): the finder may get ready. */
+  expect?(sets: number): void;
   find(sets: JoinSets, deliver: (pairs: Int32Array, count: number) => void): Promise<void> | undefined;
 }
 
@@ -299,7 +301,10 @@ export class MenuCompetition {
     if (this.#state === "building" && this.#phase === "index" && !this.#index.has(uri)) {
       // Not indexed yet: indexed now when started so (see start), else its turn reads it as it is then (a skill
       // removed reads as nothing).
-      if (this.#indexAsAdded) this.#index.setSummary(uri, competesOnMenu(next) ? (next.summary ?? "") : undefined);
+      if (this.#indexAsAdded) {
+        this.#index.setSummary(uri, competesOnMenu(next) ? (next.summary ?? "") : undefined);
+        this.#finder?.expect?.(this.#index.size);
+      }
       else this.#toIndex.add(uri);
       return [];
     }
