@@ -216,10 +216,15 @@ export class NearestGroups {
     while (at > 0 && this.#before(score, other, this.#scores[base + at - 1] as number, this.#ids[base + at - 1] as number)) at--;
     if (at === limit) return;
     const end = Math.min(length, limit - 1);
-    this.#ids.copyWithin(base + at + 1, base + at, base + end);
-    this.#scores.copyWithin(base + at + 1, base + at, base + end);
-    this.#ids[base + at] = other;
-    this.#scores[base + at] = score;
+    // A few moves by hand: two calls to copyWithin a pair cost more than the moves themselves.
+    const ids = this.#ids;
+    const scores = this.#scores;
+    for (let k = base + end; k > base + at; k--) {
+      ids[k] = ids[k - 1] as number;
+      scores[k] = scores[k - 1] as number;
+    }
+    ids[base + at] = other;
+    scores[base + at] = score;
     this.#lengths[id] = end + 1;
   }
 
