@@ -304,8 +304,9 @@ export class MenuCompetition {
       if (this.#indexAsAdded) {
         this.#index.setSummary(uri, competesOnMenu(next) ? (next.summary ?? "") : undefined);
         this.#finder?.expect?.(this.#index.size);
+      } else {
+        this.#toIndex.add(uri);
       }
-      else this.#toIndex.add(uri);
       return [];
     }
     const terms = termsOf(next);
