@@ -689,7 +689,8 @@ export class SkillServer {
     if (this.#namespace.menuSimilarityReady || this.#comparing) return false;
     this.#comparing = true;
     // One thread builds the join's index, which leaves a core to this thread and the editor meanwhile; a second
-    // thread, started with it, waits for the index and then probes beside it. Both run below this thread's
+    // thread, started with it, probes behind the index as it is filled, and the first joins it once the index is
+    // full. Both run below this thread's
     // priority, so its answers seldom wait for a core. At 100,000 skills (bench/cold.mjs --compare, 3 alternating
     // runs) the comparison ended 2.3-2.5 s after the workspace's diagnostics rather than 2.7-3.5 s with one thread
     // (and one more after 2 s); from 50 words, 6.5-7.0 s rather than 7.6-8.0 s.

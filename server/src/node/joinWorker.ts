@@ -16,7 +16,7 @@ port?.once("message", (request: JoinRequest) => {
   if (request.background) lowerThisThread();
   const input = joinInputOf(request.sets);
   port.once("message", (index: JoinIndexParts) => probe(request, input, JoinIndex.of(index.parts)));
-  // A thread that only probes (part -1) waits for the index the others build.
+  // A thread that only probes (part -1) waits for the others' parts, laid out, and probes as they are filled.
   if (request.part < 0) return;
   const building = JoinIndex.laidOut(input, sharedArrays, request.part, request.parts);
   const laidOut: JoinReply = { kind: "index", arrays: building.index.arrays };
