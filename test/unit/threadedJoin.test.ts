@@ -88,10 +88,15 @@ function bruteForce(summaries: readonly string[]): number {
 }
 
 async function onThreads(summaries: readonly string[], threads: number, options: { background?: boolean; probers?: number; onBatch?: () => void } = {}): Promise<string[]> {
+  return foundBy(new ThreadedPairFinder({ threads, minimumSets: 0, background: options.background, probers: options.probers }), summaries, options.onBatch);
+}
+
+/** The pairs a finder finds over summaries, as lines; `onBatch` is called as each batch comes. */
+async function foundBy(finder: PairFinder, summaries: readonly string[], onBatch?: () => void): Promise<string[]> {
   const input = inputOf(summaries);
   const pairs: [number, number, number][] = [];
-  const finding = new ThreadedPairFinder({ threads, minimumSets: 0, background: options.background, probers: options.probers }).find(setsOf(summaries), (batch, count) => {
-    options.onBatch?.();
+  const finding = finder.find(setsOf(summaries), (batch, count) => {
+    onBatch?.();
     for (let k = 0; k < 3 * count; k += 3) {
       const a = batch[k] as number;
       const b = batch[k + 1] as number;
@@ -241,16 +246,11 @@ test("threads started ahead of the join, when it is expected to be large enough,
   assert.ok(started >= before + 2, `${before} threads, then ${started}`);
   finder.expect(4000);
   assert.equal(threads(), started, "started once");
-  const input = inputOf(summaries);
-  const pairs: [number, number, number][] = [];
-  const finding = finder.find(setsOf(summaries), (batch, count) => {
-    for (let k = 0; k < 3 * count; k += 3) pairs.push([batch[k] as number, batch[k + 1] as number, pairScore(batch[k + 2] as number, sizeOf(input, batch[k] as number), sizeOf(input, batch[k + 1] as number))]);
-  });
-  assert.ok(finding);
+  let during = 0;
+  const found = await foundBy(finder, summaries, () => (during = Math.max(during, threads())));
   // The join runs on the threads that were waiting: none more.
-  assert.ok(threads() <= started, `${threads()} threads during the join, ${started} before it`);
-  await finding;
-  assert.deepEqual(lines(pairs), expected);
+  assert.ok(during > 0 && during <= started, `${during} threads during the join, ${started} before it`);
+  assert.deepEqual(found, expected);
   // Expected, then declined (too few sets after all): the waiting threads are stopped.
   const declining = new ThreadedPairFinder({ threads: 1, probers: 1, minimumSets: 1000 });
   declining.expect(2000);

@@ -755,8 +755,7 @@ export class JoinIndex {
     let filled = 0;
     const fillTo = (to: number) => {
       for (; filled < Math.min(to, count); filled++) {
-        const position = filled;
-        for (let c = 1; c <= 3; c++) (tables[c] as (typeof tables)[number]).fill((add) => eachEntry(input, position, c, part, parts, add));
+        for (let c = 1; c <= 3; c++) eachEntry(input, filled, c, part, parts, (tables[c] as (typeof tables)[number]).add);
       }
     };
     return { index: new JoinIndex(tables.map(({ table }) => table), 1, parts === 1 ? -1 : part), fillTo };
@@ -1117,12 +1116,12 @@ class PostingTable {
 
   /**
    * A table of every entry at once, each key's entries in one block of their exact size, laid out from a first
-   * pass of `eachEntry` that counts them; the entries are then written by the answer's `fill`, a position at a
-   * time, in increasing order. Until a key's entries are all written its block reads as complete, its unwritten
+   * pass of `eachEntry` that counts them; the same entries are then written by the answer's `add`, in increasing
+   * position order. Until a key's entries are all written its block reads as complete, its unwritten
    * positions past every position (see {@link UNWRITTEN}): a probe of a position p reads only entries before p,
    * so it can run on another thread as soon as every position before p is filled.
    */
-  static laidOut(allocate: Int32Allocator, eachEntry: (add: (key: number, position: number, place: number) => void) => void): { table: PostingTable; fill: (eachOfPosition: (add: (key: number, position: number, place: number) => void) => void) => void } {
+  static laidOut(allocate: Int32Allocator, eachEntry: (add: (key: number, position: number, place: number) => void) => void): { table: PostingTable; add: (key: number, position: number, place: number) => void } {
     const table = new PostingTable(allocate);
     // While counting, a key's head holds its count, and its first position is kept as it comes.
     eachEntry((key, position) => table.#count(key, position));
@@ -1153,7 +1152,7 @@ class PostingTable {
       data[at] = position;
       next[slot] = at + 2;
     };
-    return { table, fill: (eachOfPosition) => eachOfPosition(add) };
+    return { table, add };
   }
 
   /** A table over another's {@link arrays}, to read. */
