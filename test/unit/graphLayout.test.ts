@@ -106,6 +106,22 @@ describe("the layered layout", () => {
     assert.deepEqual(a.edges, b.edges);
   });
 
+  test("a draft (extent only, as the panel compares shapes) has the extent and crossings of the whole layout", () => {
+    for (const [count, seed] of [[17, 5], [100, 6], [300, 7]] as const) {
+      const graph = buildGraph(generatedNamespace(count, seed));
+      const boxes = nodeBoxes(graph, measure);
+      for (const direction of ["DOWN", "RIGHT"] as const) {
+        for (const options of [{ direction, maxBreadth: 400 }, { direction, maxBreadth: 1400, sweeps: 2, placementPasses: 2, sinksLast: false }]) {
+          const whole = layered(boxes, graph.edges, options);
+          const draft = layered(boxes, graph.edges, { ...options, extentOnly: true });
+          assert.deepEqual({ ...draft, nodes: undefined, edges: undefined }, { ...whole, nodes: undefined, edges: undefined });
+          assert.equal(draft.nodes.size, 0);
+          assertWellFormed(graph, whole);
+        }
+      }
+    }
+  });
+
   test("generated namespaces of 20 to 400 skills stay well formed", () => {
     for (const [count, seed] of [[20, 1], [60, 2], [150, 3], [400, 4]] as const) {
       const graph = buildGraph(generatedNamespace(count, seed));

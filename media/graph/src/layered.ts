@@ -61,6 +61,8 @@ export interface LayeredOptions {
   readonly placementPasses?: number;
   /** True (the default): every sink (a tool) in the last layer; false: each sink just below its lowest mentioner. */
   readonly sinksLast?: boolean;
+  /** A draft: only its extent and crossings are wanted, so no node is placed and no edge routed (default false). */
+  readonly extentOnly?: boolean;
 }
 
 export interface LayeredLayout {
@@ -96,6 +98,24 @@ export function layered(nodes: readonly LayeredNode[], edges: readonly LayeredEd
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
+  }
+}
+
+/**
+ * Orders a layer's vertices by `key`, ties by `position` (distinct within a layer, so any sort gives one order):
+ * in place one by one for a layer of a few dozen, which after the first sweeps is nearly in order already.
+ */
+function sortByKey(members: number[], key: Float64Array, position: Float64Array): void {
+  const before = (a: number, b: number) => (key[a] as number) - (key[b] as number) || (position[a] as number) - (position[b] as number);
+  if (members.length > 48) {
+    members.sort(before);
+    return;
+  }
+  for (let i = 1; i < members.length; i++) {
+    const x = members[i] as number;
+    let at = i;
+    for (; at > 0 && before(members[at - 1] as number, x) > 0; at--) members[at] = members[at - 1] as number;
+    members[at] = x;
   }
 }
 
@@ -336,22 +356,36 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
     }
     setPositions(members);
   }
+  // The counting's arrays, made once: it runs after every sweep, and a page runs it cold (each array made per
+  // layer and per vertex was most of a cold layout's collecting).
+  let segmentCount = 0;
+  let widest = 0;
+  for (let x = 0; x < vertices; x++) segmentCount += (lower[x] as number[]).length;
+  for (const members of layers) widest = Math.max(widest, members.length);
+  const targets = new Int32Array(segmentCount);
+  const tree = new Int32Array(widest + 1);
   const countCrossings = (): number => {
     let crossings = 0;
     for (let layer = 0; layer + 1 < layers.length; layer++) {
       const members = layers[layer] as number[];
       const below = (layers[layer + 1] as number[]).length;
-      const targets: number[] = [];
+      // Each source's targets in ascending order (a vertex has a few: each put in place as it comes).
+      let count = 0;
       for (const x of members) {
-        const list = (lower[x] ?? []).map((b) => position[b] ?? 0).sort((a, b) => a - b);
-        for (const target of list) targets.push(target);
+        const from = count;
+        for (const b of lower[x] as number[]) {
+          const value = position[b] as number;
+          let at = count++;
+          for (; at > from && (targets[at - 1] as number) > value; at--) targets[at] = targets[at - 1] as number;
+          targets[at] = value;
+        }
       }
       // Inversions among the targets, read in the sources' order: a Fenwick tree over the layer below.
-      const tree = new Int32Array(below + 1);
-      for (let i = targets.length - 1; i >= 0; i--) {
+      tree.fill(0, 0, below + 1);
+      for (let i = count - 1; i >= 0; i--) {
         const target = (targets[i] as number) + 1;
-        for (let j = target - 1; j > 0; j -= j & -j) crossings += tree[j] ?? 0;
-        for (let j = target; j <= below; j += j & -j) tree[j] = (tree[j] ?? 0) + 1;
+        for (let j = target - 1; j > 0; j -= j & -j) crossings += tree[j] as number;
+        for (let j = target; j <= below; j += j & -j) tree[j] = (tree[j] as number) + 1;
       }
     }
     return crossings;
@@ -371,7 +405,7 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
         // Without neighbours on that side a vertex keeps its place.
         key[x] = neighbours.length > 0 ? sum / neighbours.length : (position[x] ?? 0);
       }
-      members.sort((a, b) => (key[a] ?? 0) - (key[b] ?? 0) || (position[a] ?? 0) - (position[b] ?? 0));
+      sortByKey(members, key, position);
       setPositions(members);
     }
     const crossings = countCrossings();
@@ -387,13 +421,12 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
   }
   // Then neighbours swap where that crosses fewer edges on both sides: for a full layout of a small graph, not
   // for drafts (each pass is quadratic in a vertex's degree).
-  const crossingsOf = (a: number, b: number): number => {
-    // Edges of a crossing edges of b when a stands left of b, with the layers above and below.
-    let count = 0;
-    for (const side of [upper, lower]) {
-      for (const x of side[a] ?? []) for (const y of side[b] ?? []) if ((position[x] ?? 0) > (position[y] ?? 0)) count++;
-    }
-    return count;
+  // Edges of a crossing edges of b with a left of b, less those crossing with b left of a (layers above and below).
+  const swapGain = (a: number, b: number): number => {
+    let gain = 0;
+    for (const x of upper[a] as number[]) for (const y of upper[b] as number[]) gain += Math.sign((position[x] as number) - (position[y] as number));
+    for (const x of lower[a] as number[]) for (const y of lower[b] as number[]) gain += Math.sign((position[x] as number) - (position[y] as number));
+    return gain;
   };
   if (sweeps > 2 && vertices <= 2000 && bestCrossings > 0) {
     for (let pass = 0, improved = true; pass < 6 && improved; pass++) {
@@ -402,7 +435,7 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
         for (let i = 0; i + 1 < members.length; i++) {
           const a = members[i] as number;
           const b = members[i + 1] as number;
-          if (crossingsOf(a, b) > crossingsOf(b, a)) {
+          if (swapGain(a, b) > 0) {
             members[i] = b;
             members[i + 1] = a;
             position[a] = i + 1;
@@ -505,6 +538,10 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
     maxBreadth = Math.max(maxBreadth, (centre[x] ?? 0) + (breadth[x] ?? 0) / 2);
   }
   if (vertices === 0) minBreadth = maxBreadth = 0;
+  const extentAcross = maxBreadth - minBreadth + 2 * padding;
+  const extentAlong = Math.max(0, depth - layerSpacing) + 2 * padding;
+  const extent = { direction: options.direction, width: down ? extentAcross : extentAlong, height: down ? extentAlong : extentAcross, layers: layers.length, dummies, crossings: bestCrossings };
+  if (options.extentOnly) return { ...extent, nodes: new Map(), edges: [] };
   const shift = padding - minBreadth;
   const point = (across: number, along: number): Point => (down ? { x: across + shift, y: along + padding } : { x: along + padding, y: across + shift });
 
@@ -585,16 +622,5 @@ export function* layeredSteps(nodes: readonly LayeredNode[], edges: readonly Lay
     routed.push({ index: i, shape: "layered", points });
   });
 
-  const extentAcross = maxBreadth - minBreadth + 2 * padding;
-  const extentAlong = Math.max(0, depth - layerSpacing) + 2 * padding;
-  return {
-    direction: options.direction,
-    nodes: placed,
-    edges: routed,
-    width: down ? extentAcross : extentAlong,
-    height: down ? extentAlong : extentAcross,
-    layers: layers.length,
-    dummies,
-    crossings: bestCrossings,
-  };
+  return { ...extent, nodes: placed, edges: routed };
 }

@@ -96,8 +96,9 @@ export function* arrangeSteps(graph: GraphData, measure: (text: string, bold: bo
   let bestScore = -Infinity;
   const list = candidates(boxes, panel);
   for (const candidate of list) {
-    // Several candidates are compared on drafts (two sweeps, two placement passes); the winner is then laid out in full.
-    const layout: LayeredLayout = yield* layeredSteps(boxes, edges, list.length > 1 ? { ...candidate, sweeps: 2, placementPasses: 2 } : candidate);
+    // Several candidates are compared on drafts (two sweeps, two placement passes, only their extent and
+    // crossings); the winner is then laid out in full.
+    const layout: LayeredLayout = yield* layeredSteps(boxes, edges, list.length > 1 ? { ...candidate, sweeps: 2, placementPasses: 2, extentOnly: true } : candidate);
     // The largest zoom wins; among layouts that fit at full size, the one with fewer crossings, then tools in one
     // layer, then the one along the panel's longer side. When none fits legibly (the view then holds captions at
     // READABLE_SCALE and the rest is dragged to), one that fits across the panel at that zoom, so that it is
