@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { GraphChangedNotification, GraphRequest, TOOL_SCHEME, type GraphResult } from "../../shared/protocol.js";
@@ -46,8 +47,19 @@ const KEPT_NODES_STORED = 2000;
 type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "layout"; readonly kept: KeptLayout } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
 
 /**
+ * The page's script and style sheet, read once and written into the page itself: a webview fetches each resource
+ * through VS Code's resource loader, and in VS Code 1.139 the panel's script began about 320 ms after its page.
+ * `</` is escaped so that neither can end its element early; the source map's address would not resolve there.
+ */
+let pageParts: { readonly script: string; readonly style: string } | undefined;
+function pagePartsOf(media: vscode.Uri): { readonly script: string; readonly style: string } {
+  const read = (name: string) => readFileSync(vscode.Uri.joinPath(media, name).fsPath, "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n").replaceAll("</", "<\\/");
+  return (pageParts ??= { script: read("graph.js"), style: read("graph.css") });
+}
+
+/**
  * The Skill Graph panel: the namespace drawn in the editor's theme, live, laid out by the page to the panel's
- * shape. The content security policy allows the panel's script (by nonce) and its style sheet, nothing else.
+ * shape. The content security policy allows the panel's script and style sheet (by nonce), nothing else.
  */
 export class GraphPanel {
   static current: GraphPanel | undefined;
@@ -74,14 +86,13 @@ export class GraphPanel {
     this.#panel = panel;
     this.#panel.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "skill-file.svg");
     const webview = this.#panel.webview;
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "graph.js"));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "graph.css"));
+    const { script, style } = pagePartsOf(media);
     const scriptNonce = nonce();
     webview.html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${scriptNonce}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${scriptNonce}'; script-src 'nonce-${scriptNonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}"><title>Skill Graph</title></head>
+<style nonce="${scriptNonce}">${style}</style><title>Skill Graph</title></head>
 <body>
 <header>
   <h1>Skill Graph</h1>
@@ -95,7 +106,7 @@ export class GraphPanel {
 <main><canvas id="canvas" tabindex="0" aria-label="The graph of skills and tools"></canvas><aside id="details" class="empty" aria-live="polite"></aside></main>
 <footer><span id="status" aria-live="polite">Loading the graph…</span><span class="muted">Click: open · double-click: its expansion · drag: pan · wheel: zoom · 0: fit</span></footer>
 <div id="tooltip" hidden></div>
-<script nonce="${scriptNonce}" src="${script}"></script></body></html>`;
+<script nonce="${scriptNonce}">${script}</script></body></html>`;
     this.#disposables.push(
       webview.onDidReceiveMessage((message: PageMessage) => this.#onMessage(message)),
       this.#client.onNotification(GraphChangedNotification, (params) => {
