@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { GraphChangedNotification, GraphRequest, TOOL_SCHEME, type GraphResult } from "../../shared/protocol.js";
-import { createMediaPanel, nonce } from "./webview.js";
+import { createMediaPanel, nonce, pagePart } from "./webview.js";
 
 /** A skill to focus, by handle or by its file's URI (whatever the file's format); null for the whole graph. */
 export type FocusTarget = { readonly handle: string } | { readonly uri: string } | null;
@@ -47,17 +46,6 @@ const KEPT_NODES_STORED = 2000;
 type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "layout"; readonly kept: KeptLayout } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
 
 /**
- * The page's script and style sheet, read once and written into the page itself: a webview fetches each resource
- * through VS Code's resource loader, and in VS Code 1.139 the panel's script began about 320 ms after its page.
- * `</` is escaped so that neither can end its element early; the source map's address would not resolve there.
- */
-let pageParts: { readonly script: string; readonly style: string } | undefined;
-function pagePartsOf(media: vscode.Uri): { readonly script: string; readonly style: string } {
-  const read = (name: string) => readFileSync(vscode.Uri.joinPath(media, name).fsPath, "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n").replaceAll("</", "<\\/");
-  return (pageParts ??= { script: read("graph.js"), style: read("graph.css") });
-}
-
-/**
  * The Skill Graph panel: the namespace drawn in the editor's theme, live, laid out by the page to the panel's
  * shape. The content security policy allows the panel's script and style sheet (by nonce), nothing else.
  */
@@ -86,7 +74,8 @@ export class GraphPanel {
     this.#panel = panel;
     this.#panel.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "skill-file.svg");
     const webview = this.#panel.webview;
-    const { script, style } = pagePartsOf(media);
+    const script = pagePart(media, "graph.js");
+    const style = pagePart(media, "graph.css");
     const scriptNonce = nonce();
     webview.html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">

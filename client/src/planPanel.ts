@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { MENU_TOO_LARGE_ERROR, NO_MODEL_ERROR, PlanEventNotification, RunPlanRequest, UNTRUSTED_ERROR, type PlanEventParams } from "../../shared/protocol.js";
-import { createMediaPanel, nonce } from "./webview.js";
+import { createMediaPanel, nonce, pagePart } from "./webview.js";
 
 /** Messages the panel's page receives: the run's events, and the state around them. */
 type PanelMessage =
@@ -34,17 +34,17 @@ export class PlanPanel {
     const { panel, media } = createMediaPanel(context, "skill.plan", "Run Plan", "plan");
     this.#panel = panel;
     const webview = this.#panel.webview;
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "panel.js"));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "panel.css"));
+    const script = pagePart(media, "panel.js");
+    const style = pagePart(media, "panel.css");
     const scriptNonce = nonce();
     webview.html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${scriptNonce}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${scriptNonce}'; script-src 'nonce-${scriptNonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}"><title>Run Plan</title></head>
+<style nonce="${scriptNonce}">${style}</style><title>Run Plan</title></head>
 <body><header><h1>Run Plan</h1><button id="cancel" disabled>Cancel</button><button id="pick" hidden>Choose a model file…</button></header>
 <main id="log" aria-live="polite"></main>
-<script nonce="${scriptNonce}" src="${script}"></script></body></html>`;
+<script nonce="${scriptNonce}">${script}</script></body></html>`;
     this.#disposables.push(
       webview.onDidReceiveMessage((message: { kind?: string }) => {
         if (message.kind === "ready") this.#flush();
