@@ -1,6 +1,7 @@
 /**
- * The graph panel's page in Chromium, as VS Code shows it: media/graph/ served on 127.0.0.1 with the panel's
- * markup (from client/src/graphPanel.ts) and content security policy. `timePanelPage` opens a fresh page and
+ * The graph panel's page in Chromium, as VS Code shows it: served on 127.0.0.1 with the panel's markup (from
+ * client/src/graphPanel.ts), its script and style sheet written in as the extension writes them (VS Code's theme
+ * variables with them, as VS Code sets them on the page itself) and its content security policy. `timePanelPage` opens a fresh page and
  * hands it the graph when it says it is ready, as the extension does (the graph arrives as JSON text and is
  * parsed in the page, as a webview message is), and reads the page's own clock: from the page's first byte to
  * the first frame with the graph on screen, phase by phase. Used by bench/graph.ts and
@@ -14,14 +15,20 @@ import { ensureVsCodeServer, launchChromium, REPO_ROOT } from "../scripts/vscode
 const MEDIA = path.join(REPO_ROOT, "media", "graph");
 const TYPES = { ".js": "text/javascript", ".css": "text/css" };
 
+/** A script or style sheet written into the page as the extension writes it (pagePart in client/src/webview.ts). */
+function inPage(name) {
+  return readFileSync(path.join(MEDIA, name), "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n").replaceAll("</", "<\\/");
+}
+
 function pageHtml() {
-  const csp = "default-src 'none'; style-src 'self'; script-src 'nonce-bench';";
+  const csp = "default-src 'none'; style-src 'nonce-bench'; script-src 'nonce-bench';";
   const panel = readFileSync(path.join(REPO_ROOT, "client", "src", "graphPanel.ts"), "utf8");
-  // The panel's own markup, so this page is the one VS Code shows.
+  // The panel's own markup, so this page is the one VS Code shows, with its script and style sheet written in.
   const body = panel.slice(panel.indexOf("<header>"), panel.indexOf("<script nonce"));
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="/graph.css"><link rel="stylesheet" href="/theme.css"></head>
-<body class="vscode-dark">${body}<script nonce="bench" src="/graph.js"></script></body></html>`;
+<style nonce="bench">${THEME}
+${inPage("graph.css")}</style></head>
+<body class="vscode-dark">${body}<script nonce="bench">${inPage("graph.js")}</script></body></html>`;
 }
 
 /** VS Code's Dark Modern colours for the variables the page reads. */
@@ -39,7 +46,6 @@ export async function servePanelPage() {
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname === "/") return response.writeHead(200, { "content-type": "text/html" }).end(pageHtml());
-    if (url.pathname === "/theme.css") return response.writeHead(200, { "content-type": "text/css" }).end(THEME);
     try {
       const file = path.join(MEDIA, path.basename(url.pathname));
       response.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
