@@ -11,6 +11,8 @@ import { createServer } from "node:http";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { ensureVsCodeServer, launchChromium, REPO_ROOT } from "../scripts/vscode-server.mjs";
+// Under tsx (bench/graph.ts, test/e2e/ui/graph-layout-bench.mjs): the block the extension writes.
+import { jsonBlock } from "../shared/pageData.ts";
 
 const MEDIA = path.join(REPO_ROOT, "media", "graph");
 const TYPES = { ".js": "text/javascript", ".css": "text/css" };
@@ -20,15 +22,17 @@ function inPage(name) {
   return readFileSync(path.join(MEDIA, name), "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n").replaceAll("</", "<\\/");
 }
 
-function pageHtml() {
+/** The page; with a graph (and a kept layout), that graph in its JSON block, as the extension makes it when it has one. */
+function pageHtml(graphJson, keptJson = "null") {
   const csp = "default-src 'none'; style-src 'nonce-bench'; script-src 'nonce-bench';";
   const panel = readFileSync(path.join(REPO_ROOT, "client", "src", "graphPanel.ts"), "utf8");
   // The panel's own markup, so this page is the one VS Code shows, with its script and style sheet written in.
-  const body = panel.slice(panel.indexOf("<header>"), panel.indexOf("<script nonce"));
+  const body = panel.slice(panel.indexOf("<header>"), panel.indexOf("${data}<script nonce"));
+  const data = graphJson === undefined ? "" : `${jsonBlock("graph-data", { kind: "graph", graph: JSON.parse(graphJson), kept: JSON.parse(keptJson) ?? undefined })}\n`;
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
 <style nonce="bench">${THEME}
 ${inPage("graph.css")}</style></head>
-<body class="vscode-dark">${body}<script nonce="bench">${inPage("graph.js")}</script></body></html>`;
+<body class="vscode-dark">${body}${data}<script nonce="bench">${inPage("graph.js")}</script></body></html>`;
 }
 
 /** VS Code's Dark Modern colours for the variables the page reads. */
@@ -43,9 +47,16 @@ export async function servePanelPage() {
   const sources = path.join(MEDIA, "src");
   const newest = Math.max(...readdirSync(sources).map((name) => statSync(path.join(sources, name)).mtimeMs));
   if (!existsSync(bundle) || statSync(bundle).mtimeMs < newest) throw new Error("media/graph/graph.js is missing or older than media/graph/src: build it first with `node esbuild.mjs`.");
+  // Pages made for one graph each (withGraph), served once.
+  const pages = new Map();
+  let made = 0;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    if (url.pathname === "/") return response.writeHead(200, { "content-type": "text/html" }).end(pageHtml());
+    if (url.pathname === "/") {
+      const page = pages.get(url.searchParams.get("graph"));
+      pages.delete(url.searchParams.get("graph"));
+      return response.writeHead(200, { "content-type": "text/html" }).end(pageHtml(page?.graphJson, page?.keptJson));
+    }
     try {
       const file = path.join(MEDIA, path.basename(url.pathname));
       response.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
@@ -55,28 +66,33 @@ export async function servePanelPage() {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+  const url = `http://127.0.0.1:${port}/`;
+  return {
+    url,
+    /** The address of a page made with this graph in it (and the layout kept for it, as JSON). */
+    withGraph: (graphJson, keptJson = "null") => {
+      const id = String(made++);
+      pages.set(id, { graphJson, keptJson });
+      return `${url}?graph=${id}`;
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
-/** The page in a fresh browser context, with the extension's side played by an init script. */
-export async function openPanelPage(browser, url, graphJson, { width, height }, keptJson = "null") {
+/**
+ * The page in a fresh browser context, made with the graph in it (and the layout the extension kept from the page
+ * before, when there was one: a panel opened again), as the extension makes it once the server has answered; the
+ * extension's side of the messages is played by an init script.
+ */
+export async function openPanelPage(browser, served, graphJson, { width, height }, keptJson = "null") {
   const context = await browser.newContext({ viewport: { width, height } });
   const tab = await context.newPage();
   tab.on("pageerror", (error) => console.error(`[page] ${error.message}`));
-  await tab.addInitScript(([json, keptLayout]) => {
+  await tab.addInitScript(() => {
     globalThis.reports = [];
-    globalThis.acquireVsCodeApi = () => ({
-      postMessage: (message) => {
-        globalThis.reports.push(message);
-        // The extension posts the graph it already holds as soon as the page is ready.
-        // With the layout it kept from the page before, when there was one (a panel opened again).
-        if (message.kind === "ready") window.postMessage({ kind: "graph", graph: JSON.parse(json), kept: JSON.parse(keptLayout) ?? undefined }, "*");
-      },
-      getState: () => undefined,
-      setState: () => {},
-    });
-  }, [graphJson, keptJson]);
-  await tab.goto(url);
+    globalThis.acquireVsCodeApi = () => ({ postMessage: (message) => globalThis.reports.push(message), getState: () => undefined, setState: () => {} });
+  });
+  await tab.goto(served.withGraph(graphJson, keptJson));
   return { tab, close: () => context.close() };
 }
 
@@ -109,7 +125,7 @@ export async function timePanelPages(graphs, panels, rounds, log = () => undefin
         let kept = "null";
         for (let round = 0; round < 2 * rounds; round++) {
           const again = round >= rounds;
-          const { tab, close } = await openPanelPage(browser, served.url, graph.json, panel, again ? kept : "null");
+          const { tab, close } = await openPanelPage(browser, served, graph.json, panel, again ? kept : "null");
           try {
             const { phases, report, layout } = await firstPaint(tab);
             if (!phases) throw new Error(`the page did not draw ${graph.label}: ${report?.message ?? "no report"}`);

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import { jsonBlock } from "../../shared/pageData.js";
 import { GraphChangedNotification, GraphRequest, TOOL_SCHEME, type GraphResult } from "../../shared/protocol.js";
 import { createMediaPanel, nonce, pagePart } from "./webview.js";
 
@@ -42,6 +43,11 @@ let keptLayout: KeptLayout | undefined;
 const KEPT_LAYOUT_KEY = "skill.graph.keptLayout";
 /** Larger layouts stay in memory only: the workspace state is no place for megabytes. */
 const KEPT_NODES_STORED = 2000;
+/**
+ * How long the panel waits for the graph before it makes its page without it. In code-server the page that waited
+ * for a round trip after it was ready had the graph 140-240 ms after its script began.
+ */
+const GRAPH_IN_PAGE_WAIT_MS = 250;
 
 type PageMessage = ({ readonly kind: "rendered" } & GraphRendered) | { readonly kind: "ready" } | { readonly kind: "layout"; readonly kept: KeptLayout } | { readonly kind: "open"; readonly id: string } | { readonly kind: "error"; readonly message: string };
 
@@ -62,6 +68,9 @@ export class GraphPanel {
   #focusRequests = 0;
   #fetching: Promise<void> | undefined;
   #again = false;
+  /** The signature of the graph the page was made with, and of the one it has now (undefined: none). */
+  #inPage: string | undefined;
+  #pageHas: string | undefined;
   /** The page's last report, and those waiting for the next one. */
   rendered: GraphRendered | undefined;
   readonly #waiters: ((rendered: GraphRendered) => void)[] = [];
@@ -74,9 +83,29 @@ export class GraphPanel {
     this.#panel = panel;
     this.#panel.iconPath = vscode.Uri.joinPath(context.extensionUri, "media", "skill-file.svg");
     const webview = this.#panel.webview;
+    this.#disposables.push(
+      webview.onDidReceiveMessage((message: PageMessage) => this.#onMessage(message)),
+      this.#client.onNotification(GraphChangedNotification, (params) => {
+        if (params.signature !== this.#graph?.signature) void this.refresh();
+      }),
+    );
+    this.#panel.onDidDispose(() => this.dispose(), undefined, this.#disposables);
+    // The graph is asked for at once, and the page made when it comes (or after a moment without it): the page
+    // then carries it, where it waited for a round trip through the editor after saying it was ready.
+    const asked = this.refresh();
+    void Promise.race([asked, new Promise((resolve) => setTimeout(resolve, GRAPH_IN_PAGE_WAIT_MS))]).then(() => this.#makePage(media));
+  }
+
+  /** The page, with the graph in it when there is one already. */
+  #makePage(media: vscode.Uri): void {
+    if (GraphPanel.current !== this) return;
+    const webview = this.#panel.webview;
     const script = pagePart(media, "graph.js");
     const style = pagePart(media, "graph.css");
     const scriptNonce = nonce();
+    const graph = this.#graph;
+    this.#inPage = graph?.signature;
+    const data = graph ? `${jsonBlock("graph-data", { kind: "graph", graph, kept: this.#keptFor(graph) })}\n` : "";
     webview.html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${scriptNonce}'; script-src 'nonce-${scriptNonce}';">
@@ -95,16 +124,7 @@ export class GraphPanel {
 <main><canvas id="canvas" tabindex="0" aria-label="The graph of skills and tools"></canvas><aside id="details" class="empty" aria-live="polite"></aside></main>
 <footer><span id="status" aria-live="polite">Loading the graph…</span><span class="muted">Click: open · double-click: its expansion · drag: pan · wheel: zoom · 0: fit</span></footer>
 <div id="tooltip" hidden></div>
-<script nonce="${scriptNonce}">${script}</script></body></html>`;
-    this.#disposables.push(
-      webview.onDidReceiveMessage((message: PageMessage) => this.#onMessage(message)),
-      this.#client.onNotification(GraphChangedNotification, (params) => {
-        if (params.signature !== this.#graph?.signature) void this.refresh();
-      }),
-    );
-    this.#panel.onDidDispose(() => this.dispose(), undefined, this.#disposables);
-    // The graph is asked for while the page loads, not after it says it is ready: the two overlap.
-    void this.refresh();
+${data}<script nonce="${scriptNonce}">${script}</script></body></html>`;
   }
 
   /** Opens the panel (or reveals it), focused on a handle when one is given. */
@@ -161,10 +181,15 @@ export class GraphPanel {
     return this.#fetching;
   }
 
+  #keptFor(graph: GraphResult): KeptLayout | undefined {
+    return keptLayout?.signature === graph.signature ? keptLayout : undefined;
+  }
+
   #post(): void {
     if (!this.#ready || !this.#graph) return;
-    const kept = keptLayout?.signature === this.#graph.signature ? keptLayout : undefined;
-    void this.#panel.webview.postMessage({ kind: "graph", graph: this.#graph, kept });
+    // The page has this graph already when it came with the page.
+    if (this.#graph.signature !== this.#pageHas) void this.#panel.webview.postMessage({ kind: "graph", graph: this.#graph, kept: this.#keptFor(this.#graph) });
+    this.#pageHas = this.#graph.signature;
     if (this.#pendingFocus !== undefined) {
       void this.#panel.webview.postMessage({ kind: "focus", target: this.#pendingFocus, request: this.#focusRequests });
       this.#pendingFocus = undefined;
@@ -175,6 +200,8 @@ export class GraphPanel {
     switch (message.kind) {
       case "ready":
         this.#ready = true;
+        // A page (re)loaded has the graph it was made with, if any.
+        this.#pageHas = this.#inPage;
         if (this.#graph) this.#post();
         else if (!this.#fetching) void this.refresh();
         break;

@@ -5,6 +5,7 @@
  */
 import { closure, subgraph, type Closure, type GraphData, type GraphNode } from "../../../server/src/core/graph.js";
 import { expansionRows } from "./card.js";
+import { countOf } from "../../../shared/words.js";
 import { arrangeSteps, restoreLayout, storeLayout, type StoredLayout, CAPTION_SCALE, captionOf, FONT_SIZE, fitScale, panelChanged, READABLE_SCALE, SEARCHED_GRAPH, type Direction, type Layout, type Panel, type PlacedNode, type Point, type RoutedEdge } from "./layout.js";
 
 interface VsCodeApi {
@@ -177,10 +178,7 @@ function nodesById(): Map<string, GraphNode> {
   return new Map((shown?.data ?? graph ?? { nodes: [] }).nodes.map((node) => [node.id, node]));
 }
 
-/** "1,012 nodes": thousands grouped by hand, as the first call of toLocaleString loads the page's number formats (10-20 ms). */
-function formatCount(count: number, one: string, many: string): string {
-  return `${String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",")} ${count === 1 ? one : many}`;
-}
+
 
 function seconds(milliseconds: number): string {
   return milliseconds < 1000 ? `${Math.round(milliseconds)} ms` : `${(milliseconds / 1000).toFixed(1)} s`;
@@ -192,10 +190,10 @@ async function receive(next: GraphData & { readonly signature: string }, kept?: 
   const tools = next.nodes.filter((node) => node.kind === "tool").length;
   const ghosts = next.nodes.filter((node) => node.kind === "ghost").length;
   stats.textContent = [
-    formatCount(skills, "skill", "skills"),
-    formatCount(tools, "tool", "tools"),
-    formatCount(next.cycles.length, "cycle", "cycles"),
-    formatCount(ghosts, "unknown mention", "unknown mentions"),
+    countOf(skills, "skill", "skills"),
+    countOf(tools, "tool", "tools"),
+    countOf(next.cycles.length, "cycle", "cycles"),
+    countOf(ghosts, "unknown mention", "unknown mentions"),
     next.menu.planning ? `menu ${next.menu.label}` : "no menu: direct path",
   ].join(" · ");
   stats.title = next.menu.exact ? "Counted with the loaded model's tokenizer." : "Estimated: characters / 4. Load a model for exact counts.";
@@ -256,13 +254,13 @@ async function show(relayout: boolean): Promise<void> {
     const previous = shown?.focus?.root;
     shown = { data: part, layout, focus };
     if (previous !== focus.root || fitted) fitView();
-    status.textContent = `Focused: ${formatCount(part.nodes.length, "node", "nodes")}, laid out in ${seconds(layout.milliseconds)} (${directionWords(layout)}).${legibilityNote()}`;
+    status.textContent = `Focused: ${countOf(part.nodes.length, "node", "nodes")}, laid out in ${seconds(layout.milliseconds)} (${directionWords(layout)}).${legibilityNote()}`;
     renderDetails();
     requestDraw();
     report(layout);
     return;
   }
-  const size = `${formatCount(data.nodes.length, "node", "nodes")} and ${formatCount(data.edges.length, "edge", "edges")}`;
+  const size = `${countOf(data.nodes.length, "node", "nodes")} and ${countOf(data.edges.length, "edge", "edges")}`;
   if (!overview || relayout) {
     status.textContent = `Laying out ${size}…`;
     const layout = await overviewRunner.layout(data, layoutArea());
@@ -843,4 +841,11 @@ function focusTargetOf(target: FocusTarget): string | undefined {
 const saved = vscode.getState() as { focus?: string } | undefined;
 focusId = saved?.focus;
 resize();
+// The graph the extension had when it made the page comes with the page (`graph-data`): no round trip first.
+const embedded = document.getElementById("graph-data")?.textContent;
+if (embedded) {
+  const first = JSON.parse(embedded) as Extract<Inbound, { kind: "graph" }>;
+  firstDrawing.received = performance.now();
+  void receive(first.graph, first.kept).catch(showError);
+}
 vscode.postMessage({ kind: "ready" });
