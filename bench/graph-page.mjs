@@ -1,10 +1,10 @@
 /**
  * The graph panel's page in Chromium, as VS Code shows it: served on 127.0.0.1 with the panel's markup (from
  * client/src/graphPanel.ts), its script and style sheet written in as the extension writes them (VS Code's theme
- * variables with them, as VS Code sets them on the page itself) and its content security policy. `timePanelPage` opens a fresh page and
- * hands it the graph when it says it is ready, as the extension does (the graph arrives as JSON text and is
- * parsed in the page, as a webview message is), and reads the page's own clock: from the page's first byte to
- * the first frame with the graph on screen, phase by phase. Used by bench/graph.ts and
+ * variables with them, as VS Code sets them on the page itself) and its content security policy. `timePanelPages`
+ * opens fresh pages made with the graph in them, as the extension makes its page once the server has answered
+ * (the graph in a JSON block the page parses), and reads the page's own clock: from the page's first byte to the
+ * first frame with the graph on screen, phase by phase. Used by bench/graph.ts and
  * test/e2e/ui/graph-layout-bench.mjs. Run `node esbuild.mjs` first (the page's bundle).
  */
 import { createServer } from "node:http";
