@@ -4,8 +4,8 @@
  * expansion. Every text from the workspace is shown with textContent or on the canvas, never parsed as HTML.
  */
 import { closure, subgraph, type Closure, type GraphData, type GraphNode } from "../../../server/src/core/graph.js";
-import { expansionRows } from "./card.js";
 import { countOf } from "../../../shared/words.js";
+import { expansionRows } from "./card.js";
 import { arrangeSteps, restoreLayout, storeLayout, type StoredLayout, CAPTION_SCALE, captionOf, FONT_SIZE, fitScale, panelChanged, READABLE_SCALE, SEARCHED_GRAPH, type Direction, type Layout, type Panel, type PlacedNode, type Point, type RoutedEdge } from "./layout.js";
 
 interface VsCodeApi {
@@ -177,8 +177,6 @@ function structureOf(data: GraphData): string {
 function nodesById(): Map<string, GraphNode> {
   return new Map((shown?.data ?? graph ?? { nodes: [] }).nodes.map((node) => [node.id, node]));
 }
-
-
 
 function seconds(milliseconds: number): string {
   return milliseconds < 1000 ? `${Math.round(milliseconds)} ms` : `${(milliseconds / 1000).toFixed(1)} s`;
