@@ -11,15 +11,15 @@ import { createServer } from "node:http";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { ensureVsCodeServer, launchChromium, REPO_ROOT } from "../scripts/vscode-server.mjs";
-// Under tsx (bench/graph.ts, test/e2e/ui/graph-layout-bench.mjs): the block the extension writes.
-import { jsonBlock } from "../shared/pageData.ts";
+// Under tsx (bench/graph.ts, test/e2e/ui/graph-layout-bench.mjs): the page's parts as the extension writes them.
+import { inPageText, jsonBlock } from "../shared/pageData.ts";
 
 const MEDIA = path.join(REPO_ROOT, "media", "graph");
 const TYPES = { ".js": "text/javascript", ".css": "text/css" };
 
 /** A script or style sheet written into the page as the extension writes it (pagePart in client/src/webview.ts). */
 function inPage(name) {
-  return readFileSync(path.join(MEDIA, name), "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n").replaceAll("</", "<\\/");
+  return inPageText(readFileSync(path.join(MEDIA, name), "utf8"));
 }
 
 /** The page; with a graph (and a kept layout), that graph in its JSON block, as the extension makes it when it has one. */

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
+import { inPageText } from "../../shared/pageData.js";
 
 /** A fresh value for a webview's script nonce: the content security policy runs only the script that carries it. */
 export function nonce(): string {
@@ -20,14 +21,13 @@ const pageParts = new Map<string, string>();
 /**
  * A page's script or style sheet, read once, to be written into the page itself: a webview fetches each resource
  * through VS Code's resource loader, and in VS Code 1.139 the graph panel's script began 235-595 ms after its page
- * (45-298 ms written in). `</` is escaped so that it cannot end its element early; a source map's address would not
- * resolve from there.
+ * (45-298 ms written in). See {@link inPageText}.
  */
 export function pagePart(media: vscode.Uri, name: string): string {
   const file = vscode.Uri.joinPath(media, name).fsPath;
   let text = pageParts.get(file);
   if (text === undefined) {
-    text = readFileSync(file, "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n").replaceAll("</", "<\\/");
+    text = inPageText(readFileSync(file, "utf8"));
     pageParts.set(file, text);
   }
   return text;

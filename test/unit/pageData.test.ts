@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { buildGraph } from "../../server/src/core/graph.js";
 import { Namespace } from "../../server/src/core/index.js";
-import { jsonBlock } from "../../shared/pageData.js";
+import { inPageText, jsonBlock } from "../../shared/pageData.js";
 
 const HOSTILE = ["</script><script>document.body.dataset.pwned = 'script'</script>", "<!-- <script>", "</SCRIPT >", "<img src=x onerror=alert(1)>", "a\u2028b"];
 
@@ -30,4 +30,13 @@ test("a graph whose summaries hold markup comes back from the block unchanged", 
   const block = jsonBlock("graph-data", { kind: "graph", graph });
   assert.equal(block.toLowerCase().indexOf("</script"), block.length - "</script>".length);
   assert.deepEqual(JSON.parse(block.slice(block.indexOf(">") + 1, -"</script>".length)).graph, JSON.parse(JSON.stringify(graph)));
+});
+
+test("a page's own script written into it: no `</` left to end its element, the source map's line dropped", () => {
+  const script = 'const html = "</script><p>";\nconsole.log(html);\n//# sourceMappingURL=graph.js.map\n';
+  const text = inPageText(script);
+  assert.equal(text.indexOf("</"), -1);
+  assert.ok(!text.includes("sourceMappingURL"));
+  // The same program: `<\/` in a string is `</`.
+  assert.equal(new Function(`${text}; return html;`.replace("console.log(html);", ""))(), "</script><p>");
 });
