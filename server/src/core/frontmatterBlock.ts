@@ -66,3 +66,18 @@ export function flowDepth(source: string): number {
   }
   return deepest;
 }
+
+/** Plain scalars that YAML's core schema reads as something other than a string (or as a boolean). */
+const YAML_SPECIAL = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL|~|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|[-+]?(?:[0-9][0-9_]*)?\.?[0-9_]*(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+
+/** True for a word YAML's core schema reads as something other than the string it shows (`true`, `Null`, `~`, `1e3`). */
+export function isYamlSpecial(value: string): boolean {
+  return YAML_SPECIAL.test(value);
+}
+
+/** True for a value that YAML reads as the same plain string it shows (no quotes, flow, comments or special words). */
+export function isSafePlainScalar(value: string): boolean {
+  if (/^[-?:,[\]{}#&*!|>'"%@`\s]/.test(value)) return false;
+  if (value.includes(": ") || value.includes(" #") || value.includes("\t") || value.endsWith(":")) return false;
+  return !YAML_SPECIAL.test(value);
+}

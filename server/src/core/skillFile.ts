@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from "yaml";
 import { explainYamlError } from "./yamlErrors.js";
 import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
-import { closedFrontmatterEnd, findFrontmatter, flowDepth, MAX_FLOW_DEPTH } from "./frontmatterBlock.js";
+import { closedFrontmatterEnd, findFrontmatter, flowDepth, isSafePlainScalar, MAX_FLOW_DEPTH } from "./frontmatterBlock.js";
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
 import { detached, interned, LineMap, TEXT_START, type LineMapParts, type Position, type Range } from "./text.js";
@@ -764,8 +764,6 @@ function parseFrontmatter(source: string, base: number, lines: LineMap, problems
 }
 
 const SIMPLE_LINE = /^([A-Za-z][A-Za-z-]*):(?: +(.*?))? *$/;
-/** Plain scalars that YAML's core schema reads as something other than a string (or as a boolean). */
-const YAML_SPECIAL = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL|~|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|[-+]?(?:[0-9][0-9_]*)?\.?[0-9_]*(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+)$/;
 
 /**
  * The common frontmatter, `key: plain text` lines with known keys, read without the YAML library, which costs
@@ -810,12 +808,6 @@ export function parseSimpleFrontmatter(source: string, base: number): Frontmatte
   return result;
 }
 
-/** True for a value that YAML reads as the same plain string it shows (no quotes, flow, comments or special words). */
-export function isSafePlainScalar(value: string): boolean {
-  if (/^[-?:,[\]{}#&*!|>'"%@`\s]/.test(value)) return false;
-  if (value.includes(": ") || value.includes(" #") || value.includes("\t") || value.endsWith(":")) return false;
-  return !YAML_SPECIAL.test(value);
-}
 
 /** The frontmatter read by the YAML library, with an exact range for every problem (exported for tests). */
 export function parseYamlFrontmatter(source: string, base: number, lines: LineMap, problems: CoreDiagnostic[]): Frontmatter {

@@ -1,7 +1,7 @@
 import { DiagnosticCodes, type CoreDiagnostic } from "../diagnostics.js";
 import { findFrontmatter } from "../frontmatterBlock.js";
 import { uniqueSlugs } from "../mentions.js";
-import { isSafePlainScalar, unreadableReason, type SkillFile, type SkillFormat } from "../skillFile.js";
+import { unreadableReason, type SkillFile, type SkillFormat } from "../skillFile.js";
 import { isValidHandle, MAX_HANDLE_LENGTH, titleFromHandle } from "../slug.js";
 import { agentsReadingSkill } from "./agents.js";
 import { agentSkillBoolean, checkAgentSkillFrontmatter } from "./check.js";
@@ -37,35 +37,6 @@ export function nameOf(skill: SkillFile): DeclaredName | undefined {
   return skill.declaredName;
 }
 
-const SIMPLE_LINE = /^([A-Za-z][A-Za-z0-9_-]*):(?: +(.*?))? *$/;
-
-/**
- * The usual frontmatter, `key: plain text` lines with distinct keys, as entries without the YAML library (which
- * costs more than the rest of a parse); undefined for anything else, which the YAML reader then reads. Values
- * that YAML would read as another type or another text (quotes, flow, comments, `true`, numbers) are not taken.
- */
-function readSimpleEntries(source: string, base: number, lines: LineMap): FrontmatterEntry[] | undefined {
-  const entries: FrontmatterEntry[] = [];
-  const seen = new Set<string>();
-  let lineStart = 0;
-  while (lineStart < source.length) {
-    let lineEnd = source.indexOf("\n", lineStart);
-    if (lineEnd === -1) lineEnd = source.length;
-    const line = source.slice(lineStart, lineEnd).replace(/\r$/, "");
-    const offset = base + lineStart;
-    lineStart = lineEnd + 1;
-    if (line === "") continue;
-    const match = SIMPLE_LINE.exec(line);
-    const key = match?.[1];
-    const value = match?.[2];
-    if (key === undefined || value === undefined || value === "" || seen.has(key) || !isSafePlainScalar(value)) return undefined;
-    seen.add(key);
-    const start = offset + line.indexOf(value, key.length + 1);
-    entries.push({ key, keyRange: lines.rangeOf(offset, offset + key.length), value: { kind: "string", value, quoted: false, range: lines.rangeOf(start, start + value.length) } });
-  }
-  return entries;
-}
-
 /**
  * Parses a `skills/<name>/SKILL.md`. The folder name is the handle; `name:` must repeat it, `description:` is
  * the summary, `disable-model-invocation: true` keeps it off the planner's menu. Never throws: every problem
@@ -94,13 +65,9 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
       entries = undefined;
     } else if (block.kind === "closed") {
       frontmatterRange = block.range;
-      const source = text.slice(block.contentStart, block.contentEnd);
-      entries = readSimpleEntries(source, block.contentStart, lines);
-      if (!entries) {
-        const read = readFrontmatter(source, block.contentStart, lines);
-        problems.push(...read.problems);
-        entries = read.entries;
-      }
+      const read = readFrontmatter(text.slice(block.contentStart, block.contentEnd), block.contentStart, lines);
+      problems.push(...read.problems);
+      entries = read.entries;
     }
   }
 
