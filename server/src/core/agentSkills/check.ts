@@ -6,7 +6,7 @@
 import { DiagnosticCodes, type CoreDiagnostic, type Severity } from "../diagnostics.js";
 import { nearest } from "../skillFile.js";
 import { handleProblem } from "../slug.js";
-import type { Range } from "../text.js";
+import { detached, type Range } from "../text.js";
 import { agentNames, KEY_DOCUMENTED_AGENTS, type AgentId } from "./agents.js";
 import { entryOf, type FrontmatterEntry, type FrontmatterValue } from "./frontmatter.js";
 import {
@@ -69,6 +69,30 @@ function kindWord(value: FrontmatterValue): string {
 function suggestKey(key: string, known: readonly string[]): string | undefined {
   const normal = (text: string) => text.toLowerCase().replace(/[_\s]/g, "-");
   return known.find((candidate) => normal(candidate) === normal(key)) ?? nearest(key.toLowerCase(), known, 1)[0];
+}
+
+const SKILL_KEYS = AGENT_SKILL_KEYS.map((spec) => spec.key);
+
+/**
+ * {@link suggestKey} among a SKILL.md's keys, remembered by key: a real library repeats its own few (`version`,
+ * `author`, `tags`), and in thereisnotime/skills-collection the edit distances to every known key took a tenth
+ * of a second of each thread's first index.
+ */
+const skillKeySuggestions = new Map<string, string | null>();
+/** Past this many keys the memory starts again: it is a saving, not a registry. */
+const MAX_REMEMBERED_KEYS = 10_000;
+const MAX_REMEMBERED_KEY_LENGTH = 64;
+
+function suggestedSkillKey(key: string): string | undefined {
+  if (key.length > MAX_REMEMBERED_KEY_LENGTH) return suggestKey(key, SKILL_KEYS);
+  let suggestion = skillKeySuggestions.get(key);
+  if (suggestion === undefined) {
+    if (skillKeySuggestions.size >= MAX_REMEMBERED_KEYS) skillKeySuggestions.clear();
+    suggestion = suggestKey(key, SKILL_KEYS) ?? null;
+    // A copy: the key cut from a file's text would keep the whole text alive here.
+    skillKeySuggestions.set(detached(key), suggestion);
+  }
+  return suggestion ?? undefined;
 }
 
 class Checker {
@@ -198,7 +222,7 @@ class Checker {
   }
 
   unknown(entry: FrontmatterEntry): void {
-    const suggestion = suggestKey(entry.key, AGENT_SKILL_KEYS.map((spec) => spec.key));
+    const suggestion = suggestedSkillKey(entry.key);
     if (suggestion !== undefined) {
       this.report(entry.keyRange, "warning", DiagnosticCodes.frontmatterUnknownKey, `Unknown frontmatter key "${entry.key}": did you mean "${suggestion}"? Agents ignore keys they do not know.`);
       return;
