@@ -517,8 +517,9 @@ export class SkillServer {
     this.#completion = { snippets: this.#client.snippets, defaultEditRange: this.#client.defaultEditRange };
     const folders = params.workspaceFolders?.map((folder) => pathFromUri(folder.uri)) ?? (params.rootUri ? [pathFromUri(params.rootUri)] : []);
     this.#folders = folders;
-    // No folder, no listing: its reading thread would wait for a load that never comes.
-    this.#firstListing = folders.length > 0 ? { folders, listing: new FolderListing(folders) } : undefined;
+    // No folder, no listing: its reading thread would wait for a load that never comes. While editors are open,
+    // their diagnostics wait for the whole listing, which then goes first.
+    this.#firstListing = folders.length > 0 ? { folders, listing: new FolderListing(folders, () => this.#documents.keys().length > 0) } : undefined;
     // The open editors' diagnostics wait for this listing only, not for the first index to begin.
     if (this.#firstListing) this.#listing = this.#firstListing.listing.whole.then((files) => this.#listedNow(files), () => new ListedWorkspace([]));
     return {
