@@ -100,20 +100,23 @@ class WorkspaceWalk {
   readonly #deferSkillFolders: boolean;
   readonly #visited = new Set<string>();
   readonly #pending: WalkFolder[];
+  /** Told when the first folder is deferred: whoever lists the deferred folders may get ready meanwhile. */
+  readonly #onDeferred: (() => void) | undefined;
 
-  private constructor(root: string, realRoot: string, rules: IgnoreRules, deferSkillFolders: boolean) {
+  private constructor(root: string, realRoot: string, rules: IgnoreRules, deferSkillFolders: boolean, onDeferred?: () => void) {
     this.#rules = rules;
     this.#realRoot = realRoot;
     this.#rootConfig = path.join(root, CONFIG_FILE_NAME);
     this.#deferSkillFolders = deferSkillFolders;
+    this.#onDeferred = onDeferred;
     this.#pending = [{ directory: root, real: realRoot, relative: "" }];
   }
 
-  static async start(folder: string, ignore: IgnoreRules | undefined, deferSkillFolders: boolean): Promise<WorkspaceWalk> {
+  static async start(folder: string, ignore: IgnoreRules | undefined, deferSkillFolders: boolean, onDeferred?: () => void): Promise<WorkspaceWalk> {
     const rules = ignore ?? (await readIgnoreRules(folder));
     const root = path.resolve(folder);
     const realRoot = await fs.realpath(root).catch(() => root);
-    return new WorkspaceWalk(root, realRoot, rules, deferSkillFolders);
+    return new WorkspaceWalk(root, realRoot, rules, deferSkillFolders, onDeferred);
   }
 
   /**
@@ -194,6 +197,7 @@ class WorkspaceWalk {
     if (linked) return this.#listLater(child);
     if (this.#visited.has(child.real)) return;
     this.#visited.add(child.real);
+    if (this.deferred.length === 0) this.#onDeferred?.();
     this.deferred.push(child);
     if (!this.#rules.ignores(`${child.relative}/${AGENT_SKILL_FILE}`, false)) this.candidates.push(child.directory + path.sep + AGENT_SKILL_FILE);
   };
@@ -233,11 +237,13 @@ export class FolderListing {
 
   /** `urgent`: true while someone waits for {@link whole} (editors open at start): the folders are then listed in larger messages. */
   constructor(folders: readonly string[], urgent: () => boolean = () => false) {
-    // Its thread starts when the listing first asks it to list or read (see BackgroundReader).
+    // Its thread starts when the walk defers a skill folder (that folder is listed there), or else when the
+    // listing first asks it to read (see BackgroundReader).
     this.reader = new BackgroundReader(MAX_READ_BYTES);
+    const startReader = () => void this.reader.threaded;
     const walks = Promise.all(
       folders.map(async (folder) => {
-        const walk = await WorkspaceWalk.start(folder, undefined, true);
+        const walk = await WorkspaceWalk.start(folder, undefined, true, startReader);
         await walk.walk();
         return { walk, first: [...walk.files, ...walk.candidates] };
       }),
