@@ -1,10 +1,11 @@
 /**
- * The same skills served from `.skill.md` files and from Agent Skills folders (`skills/<handle>/SKILL.md`):
- * cold start to every file's diagnostics and the peak resident memory then, references and rename of a skill
- * 1,000 files mention, completion after the sigil, in both workspaces, with the ratio of the folders' figure to
- * the files' and whether it holds the goal (at most 1.5×). Each run starts a fresh server on each workspace, the
- * order swapped every run so that a drifting load treats both alike; the cold start and the memory are the
- * median of the runs, each operation the median of every run's rounds.
+ * The same skills served from `.skill.md` files and from Agent Skills folders (`skills/<handle>/SKILL.md`): the
+ * diagnostics of 50 editors opened at start (a fresh server of their own), cold start to every file's diagnostics
+ * and the peak resident memory then, references and rename of a skill 1,000 files mention, completion after the
+ * sigil, in both workspaces, with the ratio of the folders' figure to the files' and whether it holds the goal
+ * (at most 1.5×). Each run starts fresh servers on each workspace, the order swapped every run so that a drifting
+ * load treats both alike; the open editors, the cold start and the memory are the median of the runs, each
+ * operation the median of every run's rounds.
  *
  *     node --import tsx bench/agentSkills.ts [--size 10000] [--runs 3] [--rounds 20] [--keep]
  *
@@ -17,7 +18,7 @@ import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import { SERVER_NODE_FLAGS, serverEnvironment } from "../shared/protocol.js";
 import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json";
-import { generateWorkspaces, memoryOf, percentile, RENAME_HUB, settle, spawnServer, type GeneratedWorkspace } from "./workspace.js";
+import { generateWorkspaces, memoryOf, openEditorHandles, percentile, RENAME_HUB, settle, spawnServer, type GeneratedWorkspace } from "./workspace.js";
 
 const REPORT_TOKEN = "workspace-report";
 
@@ -25,6 +26,8 @@ const SERVER = path.resolve(__dirname, "../dist/server.js");
 
 /** One run's samples. */
 interface Figures {
+  /** Spawn to the diagnostics of 50 editors opened right after `initialize` (a fresh server of its own). */
+  readonly openEditorsMs: number;
   readonly coldMs: number;
   /** The peak resident memory once every file's diagnostics are in, in MB. */
   readonly peakMb: number;
@@ -48,7 +51,43 @@ function positionAt(text: string, offset: number): { line: number; character: nu
   return { line: before.split("\n").length - 1, character: offset - before.lastIndexOf("\n") - 1 };
 }
 
+/**
+ * The user's first scenario, as bench/run.ts measures it for `.skill.md` files: a fresh server, the editors a
+ * restored window has open opened right after `initialize`, until every one has its diagnostics.
+ */
+async function openEditors(folder: string, fileOf: (handle: string) => string, workspace: GeneratedWorkspace): Promise<number> {
+  const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "--stdio"], serverEnvironment(process.env));
+  const connection = server.connection;
+  for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) connection.onRequest(method, () => null);
+  connection.onNotification("$/progress", () => undefined);
+  connection.onNotification("window/logMessage", () => undefined);
+  connection.onNotification("skill/status", () => undefined);
+  connection.listen();
+  try {
+    await connection.sendRequest("initialize", {
+      processId: process.pid,
+      rootUri: null,
+      workspaceFolders: [{ uri: URI.file(folder).toString(), name: "bench" }],
+      capabilities: { textDocument: { ...VSCODE_DIAGNOSTICS }, workspace: { workspaceFolders: true, diagnostics: { refreshSupport: true } }, window: { workDoneProgress: true } },
+    });
+    await connection.sendNotification("initialized", {});
+    const uris = openEditorHandles(workspace).map((handle) => {
+      const file = fileOf(handle);
+      const uri = URI.file(file).toString();
+      void connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "markdown", version: 1, text: readFileSync(file, "utf8") } });
+      return uri;
+    });
+    await Promise.all(uris.map((uri) => connection.sendRequest("textDocument/diagnostic", { textDocument: { uri } })));
+    return performance.now() - server.spawnedAt;
+  } finally {
+    await connection.sendRequest("shutdown").catch(() => undefined);
+    await connection.sendNotification("exit").catch(() => undefined);
+    server.child.kill();
+  }
+}
+
 async function measure(folder: string, fileOf: (handle: string) => string, sigil: string, workspace: GeneratedWorkspace, rounds: number): Promise<Figures> {
+  const openEditorsMs = await openEditors(folder, fileOf, workspace);
   const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "--stdio"], serverEnvironment(process.env));
   const connection = server.connection;
   let indexed: () => void = () => undefined;
@@ -110,7 +149,7 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
       await connection.sendRequest("textDocument/completion", { textDocument: { uri: plainUri }, position: end });
       if (round >= 0) times.completion.push(performance.now() - started);
     }
-    return { coldMs, peakMb, referencesMs: times.references, renameMs: times.rename, completionMs: times.completion, references, renamedFiles };
+    return { openEditorsMs, coldMs, peakMb, referencesMs: times.references, renameMs: times.rename, completionMs: times.completion, references, renamedFiles };
   } finally {
     await connection.sendRequest("shutdown").catch(() => undefined);
     await connection.sendNotification("exit").catch(() => undefined);
@@ -146,8 +185,9 @@ async function main(): Promise<void> {
       return `| ${label} | ${a.toFixed(1)} ${unit} | ${b.toFixed(1)} ${unit} | ${ratio.toFixed(2)}× |`;
     };
     const last = (shape: keyof typeof shapes) => taken[shape][taken[shape].length - 1];
-    console.log(`${size.toLocaleString("en")} skills, ${runs} runs (alternating), ${rounds} rounds each: cold start the median of the runs, operations of ${runs * rounds} samples; load average ${loadAverage()}\n`);
+    console.log(`${size.toLocaleString("en")} skills, ${runs} runs (alternating), ${rounds} rounds each: open editors and cold start the median of the runs, operations of ${runs * rounds} samples; load average ${loadAverage()}\n`);
     console.log("| figure | .skill.md files | SKILL.md folders | ratio |\n| --- | --- | --- | --- |");
+    console.log(row("editors open at start: their 50 diagnostics", "open editors", (figures) => figures.openEditorsMs));
     console.log(row("cold start to every file's diagnostics", "cold start", (figures) => figures.coldMs));
     console.log(row("peak resident memory then", "peak memory", (figures) => figures.peakMb, "MB"));
     console.log(row(`references of a skill (${last("files")?.references} / ${last("folders")?.references} locations)`, "references", (figures) => figures.referencesMs));
