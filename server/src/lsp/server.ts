@@ -10,7 +10,6 @@ import {
   ProposedFeatures,
   ResponseError,
   SemanticTokensRefreshRequest,
-  TextDocuments,
   WorkspaceDiagnosticRequest,
   createConnection,
   type Connection,
@@ -21,7 +20,7 @@ import {
   type WorkDoneProgressServerReporter,
   type WorkspaceDocumentDiagnosticReport,
 } from "vscode-languageserver/node.js";
-import { TextDocument } from "vscode-languageserver-textdocument";
+import { OpenDocuments } from "./openDocuments.js";
 import {
   AlignmentRequest,
   CreateBuiltinsRequest,
@@ -184,7 +183,7 @@ function textLength(diagnostic: Diagnostic): number {
 export class SkillServer {
   readonly #connection: Connection;
   readonly #answersFirst: AnswersFirst;
-  readonly #documents = new TextDocuments(TextDocument);
+  readonly #documents = new OpenDocuments();
   /** Skills no editor has open give up their text; a request that needs it reads the file again. */
   readonly #namespace = new Namespace({ isOpen: (uri) => this.#documents.get(uri) !== undefined, load: (uri) => readWorkspaceFileSync(pathFromUri(uri)) });
   #folders: string[] = [];
