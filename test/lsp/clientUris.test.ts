@@ -1,6 +1,6 @@
 /**
- * A client may write a file URI otherwise than VS Code does: Neovim and Helix leave a `+`, an `@` or a `=` of a
- * path as it is, where VS Code writes `%2B`, `%40`, `%3D`. The server compares URIs in one form, so an editor open
+ * A client may write a file URI otherwise than VS Code does: Neovim leaves a `+`, an `@` or a `=` of a path as it
+ * is, where VS Code writes `%2B`, `%40`, `%3D`. The server compares URIs in one form, so an editor open
  * under either spelling is the same open editor: its text wins over the disk's, and its diagnostics come from it.
  */
 import assert from "node:assert/strict";

@@ -4,7 +4,7 @@ import { canonicalUri } from "../node/fileUris.js";
 
 /**
  * The editor's open documents, found by any spelling of their URI. A client may write a file URI otherwise than
- * VS Code does (Neovim and Helix leave a `+`, an `@` or a `=` of a path as it is, where VS Code writes `%2B`), and
+ * VS Code does (Neovim leaves a `+`, an `@` or a `=` of a path as it is, where VS Code writes `%2B`), and
  * the server names every file by its canonical URI ({@link canonicalUri}): asked by that name, a document opened
  * under another is found too. Without it the first index took such an editor's file for a closed one and read the
  * disk's text over the editor's.
