@@ -80,7 +80,8 @@ describe("Neovim's built-in LSP client against the server", { skip: version ? fa
   before(() => {
     assert.ok(existsSync(SERVER), `${SERVER} is missing: run \`node esbuild.mjs\` first`);
     work = mkdtempSync(path.join(tmpdir(), "skill-lsp-nvim-"));
-    workspace = path.join(work, "workspace");
+    // A `+` in the path: Neovim writes it unescaped in its URIs, VS Code as %2B; the server must take both.
+    workspace = path.join(work, "team+workspace");
     cpSync(path.join(REPO, "examples"), workspace, { recursive: true });
     const xdg = isolatedXdg(work);
     const resultFile = path.join(work, "result.json");
