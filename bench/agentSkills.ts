@@ -18,7 +18,7 @@ import { performance } from "node:perf_hooks";
 import { URI } from "vscode-uri";
 import { SERVER_NODE_FLAGS, serverEnvironment } from "../shared/protocol.js";
 import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json";
-import { generateWorkspaces, memoryOf, openEditorHandles, percentile, RENAME_HUB, settle, spawnServer, type GeneratedWorkspace } from "./workspace.js";
+import { generateWorkspaces, memoryOf, openEditorHandles, percentile, RENAME_HUB, settle, spawnServer, stopServer, type GeneratedWorkspace } from "./workspace.js";
 
 const REPORT_TOKEN = "workspace-report";
 
@@ -51,14 +51,20 @@ function positionAt(text: string, offset: number): { line: number; character: nu
   return { line: before.split("\n").length - 1, character: offset - before.lastIndexOf("\n") - 1 };
 }
 
+/** A fresh server over stdio, as the launchers start it, whose requests to the client are answered with null. */
+function startServer(): ReturnType<typeof spawnServer> {
+  const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "--stdio"], serverEnvironment(process.env));
+  for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) server.connection.onRequest(method, () => null);
+  return server;
+}
+
 /**
  * The user's first scenario, as bench/run.ts measures it for `.skill.md` files: a fresh server, the editors a
  * restored window has open opened right after `initialize`, until every one has its diagnostics.
  */
 async function openEditors(folder: string, fileOf: (handle: string) => string, workspace: GeneratedWorkspace): Promise<number> {
-  const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "--stdio"], serverEnvironment(process.env));
+  const server = startServer();
   const connection = server.connection;
-  for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) connection.onRequest(method, () => null);
   connection.onNotification("$/progress", () => undefined);
   connection.onNotification("window/logMessage", () => undefined);
   connection.onNotification("skill/status", () => undefined);
@@ -80,19 +86,16 @@ async function openEditors(folder: string, fileOf: (handle: string) => string, w
     await Promise.all(uris.map((uri) => connection.sendRequest("textDocument/diagnostic", { textDocument: { uri } })));
     return performance.now() - server.spawnedAt;
   } finally {
-    await connection.sendRequest("shutdown").catch(() => undefined);
-    await connection.sendNotification("exit").catch(() => undefined);
-    server.child.kill();
+    await stopServer(server);
   }
 }
 
 async function measure(folder: string, fileOf: (handle: string) => string, sigil: string, workspace: GeneratedWorkspace, rounds: number): Promise<Figures> {
   const openEditorsMs = await openEditors(folder, fileOf, workspace);
-  const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "--stdio"], serverEnvironment(process.env));
+  const server = startServer();
   const connection = server.connection;
   let indexed: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (indexed = resolve));
-  for (const method of ["window/workDoneProgress/create", "client/registerCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/codeLens/refresh"]) connection.onRequest(method, () => null);
   // Indexing is done at the end of its progress, or at the first status that says so, whichever comes first (as
   // in bench/run.ts: the status after an index waits for the requests its end prompts).
   connection.onNotification("skill/status", (status: { indexing?: boolean }) => status.indexing === false && indexed());

@@ -81,3 +81,17 @@ export function isSafePlainScalar(value: string): boolean {
   if (value.includes(": ") || value.includes(" #") || value.includes("\t") || value.endsWith(":")) return false;
   return !YAML_SPECIAL.test(value);
 }
+
+/**
+ * Calls `visit` with each line of a frontmatter's text (without its line break, or a `\r` before one) and the
+ * line's offset in the text, until `visit` answers false; answers false then, else true.
+ */
+export function everyLine(source: string, visit: (line: string, offset: number) => boolean): boolean {
+  for (let lineStart = 0; lineStart < source.length; ) {
+    let lineEnd = source.indexOf("\n", lineStart);
+    if (lineEnd === -1) lineEnd = source.length;
+    if (!visit(source.slice(lineStart, lineEnd).replace(/\r$/, ""), lineStart)) return false;
+    lineStart = lineEnd + 1;
+  }
+  return true;
+}

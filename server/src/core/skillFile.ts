@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from "yaml";
 import { explainYamlError } from "./yamlErrors.js";
 import { DiagnosticCodes, type CoreDiagnostic } from "./diagnostics.js";
-import { closedFrontmatterEnd, findFrontmatter, flowDepth, isSafePlainScalar, MAX_FLOW_DEPTH } from "./frontmatterBlock.js";
+import { closedFrontmatterEnd, everyLine, findFrontmatter, flowDepth, isSafePlainScalar, MAX_FLOW_DEPTH } from "./frontmatterBlock.js";
 import { scanMentions, uniqueSlugs, type MentionToken } from "./mentions.js";
 import { isValidHandle, titleFromHandle } from "./slug.js";
 import { detached, interned, LineMap, TEXT_START, type LineMapParts, type Position, type Range } from "./text.js";
@@ -774,27 +774,18 @@ const SIMPLE_LINE = /^([A-Za-z][A-Za-z-]*):(?: +(.*?))? *$/;
 export function parseSimpleFrontmatter(source: string, base: number): Frontmatter | undefined {
   const result: Frontmatter = { examples: [], nearMisses: [], summaryUnknown: false };
   const seen = new Set<string>();
-  let lineStart = 0;
-  while (lineStart < source.length) {
-    let lineEnd = source.indexOf("\n", lineStart);
-    if (lineEnd === -1) lineEnd = source.length;
-    const line = source.slice(lineStart, lineEnd).replace(/\r$/, "");
-    const offset = lineStart;
-    lineStart = lineEnd + 1;
-    if (line.trim() === "") {
-      if (line !== "") return undefined;
-      continue;
-    }
+  const read = everyLine(source, (line, offset) => {
+    if (line.trim() === "") return line === "";
     const match = SIMPLE_LINE.exec(line);
     const key = match?.[1];
     const value = match?.[2];
-    if (!match || key === undefined || value === undefined || value === "" || seen.has(key)) return undefined;
+    if (!match || key === undefined || value === undefined || value === "" || seen.has(key)) return false;
     seen.add(key);
     if (key === "enabled" || key === "advertised") {
-      if (value !== "true" && value !== "false") return undefined;
+      if (value !== "true" && value !== "false") return false;
       result[key] = value === "true";
     } else if (key === "title" || key === "summary") {
-      if (!isSafePlainScalar(value)) return undefined;
+      if (!isSafePlainScalar(value)) return false;
       if (key === "title") result.title = value;
       else {
         const start = offset + line.indexOf(value, key.length + 1);
@@ -802,10 +793,11 @@ export function parseSimpleFrontmatter(source: string, base: number): Frontmatte
         result.summarySpan = [base + start, base + start + value.length];
       }
     } else {
-      return undefined;
+      return false;
     }
-  }
-  return result;
+    return true;
+  });
+  return read ? result : undefined;
 }
 
 

@@ -4,7 +4,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, parseDocument, Scalar, type Node, type Pair } from "yaml";
 import { DiagnosticCodes, type CoreDiagnostic } from "../diagnostics.js";
-import { flowDepth, isSafePlainScalar, isYamlSpecial, MAX_FLOW_DEPTH } from "../frontmatterBlock.js";
+import { everyLine, flowDepth, isSafePlainScalar, isYamlSpecial, MAX_FLOW_DEPTH } from "../frontmatterBlock.js";
 import type { LineMap, Range } from "../text.js";
 
 /** A frontmatter value: a scalar of YAML's core schema, a list or a map, with where it stands. */
@@ -122,26 +122,22 @@ const SIMPLE_LINE = /^([A-Za-z][A-Za-z0-9_-]*):(?: +(.*?))? *$/;
 export function readSimpleEntries(source: string, base: number, lines: LineMap): FrontmatterEntry[] | undefined {
   const entries: FrontmatterEntry[] = [];
   const seen = new Set<string>();
-  let lineStart = 0;
-  while (lineStart < source.length) {
-    let lineEnd = source.indexOf("\n", lineStart);
-    if (lineEnd === -1) lineEnd = source.length;
-    const line = source.slice(lineStart, lineEnd).replace(/\r$/, "");
-    const offset = base + lineStart;
-    lineStart = lineEnd + 1;
-    if (line === "") continue;
+  const read = everyLine(source, (line, lineStart) => {
+    if (line === "") return true;
     const match = SIMPLE_LINE.exec(line);
     const key = match?.[1];
     const written = match?.[2];
     // `True:` is the key "true" to YAML, and `null:` no key at all.
-    if (key === undefined || written === undefined || written === "" || seen.has(key) || isYamlSpecial(key) || !printable(written)) return undefined;
+    if (key === undefined || written === undefined || written === "" || seen.has(key) || isYamlSpecial(key) || !printable(written)) return false;
     seen.add(key);
     const value = stringOf(written);
-    if (value === undefined) return undefined;
+    if (value === undefined) return false;
+    const offset = base + lineStart;
     const start = offset + line.indexOf(written, key.length + 1);
     entries.push({ key, keyRange: lines.rangeOf(offset, offset + key.length), value: { kind: "string", value, quoted: written !== value, range: lines.rangeOf(start, start + written.length) } });
-  }
-  return entries;
+    return true;
+  });
+  return read ? entries : undefined;
 }
 
 /** The string a value written on one line stands for, plain or quoted; undefined for anything else. */
