@@ -58,6 +58,21 @@ function startServer(): ReturnType<typeof spawnServer> {
   return server;
 }
 
+/** `initialize` on one workspace folder with a client's capabilities as VS Code declares those the bench uses, then `initialized`. */
+async function initialize(connection: ReturnType<typeof spawnServer>["connection"], folder: string): Promise<void> {
+  await connection.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri: null,
+    workspaceFolders: [{ uri: URI.file(folder).toString(), name: "bench" }],
+    capabilities: {
+      textDocument: { ...VSCODE_DIAGNOSTICS, completion: { completionItem: { snippetSupport: true }, completionList: { itemDefaults: ["editRange", "data"] } }, rename: { prepareSupport: true } },
+      workspace: { workspaceFolders: true, workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] }, diagnostics: { refreshSupport: true } },
+      window: { workDoneProgress: true },
+    },
+  });
+  await connection.sendNotification("initialized", {});
+}
+
 /**
  * The user's first scenario, as bench/run.ts measures it for `.skill.md` files: a fresh server, the editors a
  * restored window has open opened right after `initialize`, until every one has its diagnostics.
@@ -70,13 +85,7 @@ async function openEditors(folder: string, fileOf: (handle: string) => string, w
   connection.onNotification("skill/status", () => undefined);
   connection.listen();
   try {
-    await connection.sendRequest("initialize", {
-      processId: process.pid,
-      rootUri: null,
-      workspaceFolders: [{ uri: URI.file(folder).toString(), name: "bench" }],
-      capabilities: { textDocument: { ...VSCODE_DIAGNOSTICS }, workspace: { workspaceFolders: true, diagnostics: { refreshSupport: true } }, window: { workDoneProgress: true } },
-    });
-    await connection.sendNotification("initialized", {});
+    await initialize(connection, folder);
     const uris = openEditorHandles(workspace).map((handle) => {
       const file = fileOf(handle);
       const uri = URI.file(file).toString();
@@ -108,17 +117,7 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
   connection.onNotification("window/logMessage", () => undefined);
   connection.listen();
   try {
-    await connection.sendRequest("initialize", {
-      processId: process.pid,
-      rootUri: null,
-      workspaceFolders: [{ uri: URI.file(folder).toString(), name: "bench" }],
-      capabilities: {
-        textDocument: { ...VSCODE_DIAGNOSTICS, completion: { completionItem: { snippetSupport: true }, completionList: { itemDefaults: ["editRange", "data"] } }, rename: { prepareSupport: true } },
-        workspace: { workspaceFolders: true, workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] }, diagnostics: { refreshSupport: true } },
-        window: { workDoneProgress: true },
-      },
-    });
-    await connection.sendNotification("initialized", {});
+    await initialize(connection, folder);
     await ready;
     const answer = await connection.sendRequest<{ items: unknown[] }>("workspace/diagnostic", { previousResultIds: [], partialResultToken: REPORT_TOKEN });
     const report = { items: [...reportParts, ...answer.items] };
