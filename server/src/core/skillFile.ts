@@ -800,7 +800,6 @@ export function parseSimpleFrontmatter(source: string, base: number): Frontmatte
   return read ? result : undefined;
 }
 
-
 /** The frontmatter read by the YAML library, with an exact range for every problem (exported for tests). */
 export function parseYamlFrontmatter(source: string, base: number, lines: LineMap, problems: CoreDiagnostic[]): Frontmatter {
   const result: Frontmatter = { examples: [], nearMisses: [], summaryUnknown: false };

@@ -20,7 +20,6 @@ import {
   type WorkDoneProgressServerReporter,
   type WorkspaceDocumentDiagnosticReport,
 } from "vscode-languageserver/node.js";
-import { OpenDocuments } from "./openDocuments.js";
 import {
   AlignmentRequest,
   CreateBuiltinsRequest,
@@ -69,6 +68,7 @@ import {
 } from "./capabilities.js";
 import { AnswersFirst } from "./answersFirst.js";
 import { GraphHost } from "./graph.js";
+import { OpenDocuments } from "./openDocuments.js";
 import { PlannerHost } from "./planner.js";
 import { RoutingHost } from "./routing.js";
 import { semanticTokens } from "../service/semanticTokens.js";

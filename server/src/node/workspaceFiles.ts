@@ -216,7 +216,7 @@ const LIST_CHUNK = 256;
 /**
  * Deferred folders listed per message while editors wait for the whole listing (their diagnostics need it): each
  * message waits behind the batches of files asked before it. With 50 editors open at start on 10,000 SKILL.md
- * folders, their diagnostics came after 417-540 ms rather than 515-764 ms (3 fresh servers each, twice); with no
+ * folders, their diagnostics came after 410-510 ms rather than 525-696 ms (3 fresh servers each, twice); with no
  * editor open, the first index of 50,000 took 2,761 ms rather than 2,529 ms, so the smaller messages stay then.
  */
 const URGENT_LIST_CHUNK = 16_384;
