@@ -84,3 +84,32 @@ test("a workspace of skill folders: every file in them found, folders without SK
     removeWorkspace(folder);
   }
 });
+
+test("an editor open at start in a workspace of skill folders: its diagnostics know the skills deep in a folder, before the index ends", { timeout: 120_000 }, async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-folders-open-"));
+  const write = (relative: string, text: string) => {
+    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
+    writeFileSync(path.join(folder, relative), text);
+  };
+  for (let i = 0; i < FILLERS; i++) write(`skills/filler-${i}/SKILL.md`, skill(`filler-${i}`, `Then /filler-${(i + 1) % FILLERS}.`));
+  // Found by the first listing (its folder's SKILL.md), by the skill folders' listing alone (a `.skill.md` in a
+  // skill folder, a nested `skills/`), or not at all (a folder without SKILL.md).
+  const text = skill("alpha", "Use /filler-3, /loose, /nested-gamma and /beta.");
+  write("skills/alpha/SKILL.md", text);
+  write("skills/alpha/loose.skill.md", "---\nsummary: A skill file inside a skill folder\n---\n# Loose\n");
+  write("skills/alpha/deep/skills/nested-gamma/SKILL.md", skill("nested-gamma", "Back to /alpha."));
+  write("skills/beta/notes.md", "# Notes\n");
+  const client = await TestClient.start({ folders: [folder], awaitIndexing: false });
+  try {
+    const uri = uriOf(path.join(folder, "skills/alpha/SKILL.md"));
+    await client.open(uri, text);
+    const early = await client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri } });
+    const unknown = early.items.filter((diagnostic) => String(diagnostic.code).startsWith("unknown-")).map((diagnostic) => diagnostic.message.split(" ")[0]);
+    assert.deepEqual(unknown, ["/beta"]);
+    assert.equal(client.status?.indexing, true, "answered while the workspace was still being read (else the test proves less)");
+    await client.indexed;
+  } finally {
+    await client.stop();
+    removeWorkspace(folder);
+  }
+});

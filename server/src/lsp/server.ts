@@ -202,6 +202,8 @@ export class SkillServer {
   #listing: Promise<ListedWorkspace> | undefined;
   /** The background comparison of the menu's summaries is under way. */
   #comparing = false;
+  /** The first step of the first listing, while skill folders are still to be listed (see the diagnostics' handler). */
+  #firstListed: Promise<ListedWorkspace | undefined> | undefined;
   /** The same listing once it is made, until the folders are read. */
   #listed: ListedWorkspace | undefined;
   /** The workspace folders' listing, started as soon as `initialize` names them. */
@@ -360,8 +362,16 @@ export class SkillServer {
       const uri = canonicalUri(params.textDocument.uri);
       const listing = this.#listing;
       // An open editor's diagnostics need only the files its own handle and its mentions name: read those, not the workspace.
-      if (listing && this.#documents.get(uri)) (await listing).readFor(this.#namespace, uri, (other) => this.#documents.get(other) !== undefined);
-      else await this.#settled();
+      if (listing && this.#documents.get(uri)) {
+        const isOpen = (other: string) => this.#documents.get(other) !== undefined;
+        // While the skill folders are listed on the reading thread, the claims the first listing names are read
+        // here: the whole listing then adds only those of the claimants it alone finds (a skill deep in a folder).
+        if (!this.#listed) {
+          const first = await this.#firstListed;
+          if (!this.#listed) first?.readFor(this.#namespace, uri, isOpen);
+        }
+        (await listing).readFor(this.#namespace, uri, isOpen);
+      } else await this.#settled();
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
@@ -520,7 +530,12 @@ export class SkillServer {
     // their diagnostics wait for the whole listing, which then goes first.
     this.#firstListing = folders.length > 0 ? { folders, listing: new FolderListing(folders, () => this.#documents.keys().length > 0) } : undefined;
     // The open editors' diagnostics wait for this listing only, not for the first index to begin.
-    if (this.#firstListing) this.#listing = this.#firstListing.listing.whole.then((files) => this.#listedNow(files), () => new ListedWorkspace([]));
+    if (this.#firstListing) {
+      const listing = this.#firstListing.listing;
+      this.#listing = listing.whole.then((files) => this.#listedNow(files), () => new ListedWorkspace([]));
+      // With skill folders still to list, the first listing already names most claimants (see #readClaimsAhead).
+      this.#firstListed = listing.first.then((files) => (listing.skillFolders > 0 ? new ListedWorkspace(files) : undefined), () => undefined);
+    }
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
       serverInfo: { name: "skill-lsp", version: VERSION },
@@ -561,6 +576,7 @@ export class SkillServer {
     const listing = new ListedWorkspace(files);
     listing.readConfigs(this.#namespace, (uri) => this.#documents.get(uri) !== undefined);
     this.#listed = listing;
+    this.#firstListed = undefined;
     if (this.#pendingPush.size > 0) this.#scheduleFlush();
     return listing;
   }
