@@ -20,13 +20,19 @@ function skill(name: string, body: string): string {
   return `---\nname: ${name}\ndescription: The ${name} skill, for the test.\n---\n# ${name}\n\n${body}\n`;
 }
 
-test("a workspace of skill folders: every file in them found, folders without SKILL.md no skill, ignore rules kept", { timeout: 120_000 }, async () => {
+/** A fresh folder of FILLERS skill folders, and a way to write more files into it. */
+function fillerWorkspace(): { folder: string; write: (relative: string, text: string) => void } {
   const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-folders-"));
   const write = (relative: string, text: string) => {
     mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
     writeFileSync(path.join(folder, relative), text);
   };
   for (let i = 0; i < FILLERS; i++) write(`skills/filler-${i}/SKILL.md`, skill(`filler-${i}`, `Then /filler-${(i + 1) % FILLERS}.`));
+  return { folder, write };
+}
+
+test("a workspace of skill folders: every file in them found, folders without SKILL.md no skill, ignore rules kept", { timeout: 120_000 }, async () => {
+  const { folder, write } = fillerWorkspace();
   write("skills/alpha/SKILL.md", skill("alpha", "Use /loose, /nested-gamma and /beta."));
   write("skills/alpha/reference.md", "# Reference\n\nAsk /alpha, or /missing-one.\n");
   write("skills/alpha/scripts/run.sh", "echo /not-read\n");
@@ -86,12 +92,7 @@ test("a workspace of skill folders: every file in them found, folders without SK
 });
 
 test("an editor open at start in a workspace of skill folders: its diagnostics know the skills deep in a folder, before the index ends", { timeout: 120_000 }, async () => {
-  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-folders-open-"));
-  const write = (relative: string, text: string) => {
-    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
-    writeFileSync(path.join(folder, relative), text);
-  };
-  for (let i = 0; i < FILLERS; i++) write(`skills/filler-${i}/SKILL.md`, skill(`filler-${i}`, `Then /filler-${(i + 1) % FILLERS}.`));
+  const { folder, write } = fillerWorkspace();
   // Found by the first listing (its folder's SKILL.md), by the skill folders' listing alone (a `.skill.md` in a
   // skill folder, a nested `skills/`), or not at all (a folder without SKILL.md).
   const text = skill("alpha", "Use /filler-3, /loose, /nested-gamma and /beta.");
