@@ -41,3 +41,22 @@ test("an editor opened under a URI that leaves + and @ unescaped is the open edi
     removeWorkspace(root);
   }
 });
+
+test("a client that takes pushed diagnostics gets an open editor's under the URI it opened it by", { timeout: 60_000 }, async () => {
+  const root = mkdtempSync(path.join(tmpdir(), "skill-lsp-uris-"));
+  const folder = path.join(root, "team+tools@2");
+  mkdirSync(folder);
+  const file = path.join(folder, "draft-reply.skill.md");
+  writeFileSync(file, skill("Ask @disk-text-name."));
+  const written = pathToFileURL(file).href;
+  const client = await TestClient.start({ folders: [folder], pull: false });
+  try {
+    await client.open(written, skill("Ask @editor-text-name, then reply."));
+    const unknownIn = (diagnostics: readonly Diagnostic[] | undefined) => (diagnostics ?? []).filter((diagnostic) => diagnostic.code === "unknown-mention").map((diagnostic) => diagnostic.message.split(" ")[0]);
+    await client.waitFor(() => unknownIn(client.pushed.get(written)).includes("@editor-text-name"), 20_000);
+    assert.deepEqual(unknownIn(client.pushed.get(written)), ["@editor-text-name"]);
+  } finally {
+    await client.stop();
+    removeWorkspace(root);
+  }
+});

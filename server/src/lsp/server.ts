@@ -1001,7 +1001,8 @@ export class SkillServer {
     // A closed file never shown a problem has nothing to clear: most files, 100,000 messages at the first index.
     if (diagnostics.length === 0 && version === undefined && !this.#problemsSent.has(uri) && !this.#documents.get(uri)) return false;
     this.#noteProblemsSent(uri, diagnostics.length);
-    return this.#connection.sendDiagnostics({ uri, diagnostics, ...(version === undefined ? {} : { version }) });
+    // An open editor's under the URI the client opened it by, which may be spelt otherwise (see OpenDocuments).
+    return this.#connection.sendDiagnostics({ uri: this.#documents.get(uri)?.uri ?? uri, diagnostics, ...(version === undefined ? {} : { version }) });
   }
 
   #queuePublish(uri: string): void {
