@@ -16,14 +16,19 @@ function skill(body: string): string {
   return `---\nsummary: A skill for the test\n---\n# A skill\n\n${body}\n`;
 }
 
-test("an editor opened under a URI that leaves + and @ unescaped is the open editor of that file, from the first index on", { timeout: 60_000 }, async () => {
+/** A workspace folder named `team+tools@2` with one skill on disk, and that skill's URI as Neovim writes it. */
+function plusFolder(): { root: string; folder: string; file: string; written: string } {
   const root = mkdtempSync(path.join(tmpdir(), "skill-lsp-uris-"));
   const folder = path.join(root, "team+tools@2");
   mkdirSync(folder);
   const file = path.join(folder, "draft-reply.skill.md");
   writeFileSync(file, skill("Ask @disk-text-name."));
+  return { root, folder, file, written: pathToFileURL(file).href };
+}
+
+test("an editor opened under a URI that leaves + and @ unescaped is the open editor of that file, from the first index on", { timeout: 60_000 }, async () => {
+  const { root, folder, file, written } = plusFolder();
   writeFileSync(path.join(folder, "other.skill.md"), skill("Ask @draft-reply."));
-  const written = pathToFileURL(file).href;
   assert.ok(written.includes("team+tools@2"), written);
   assert.notEqual(written, uriOf(file));
   const client = await TestClient.start({ folders: [folder], awaitIndexing: false });
@@ -43,12 +48,7 @@ test("an editor opened under a URI that leaves + and @ unescaped is the open edi
 });
 
 test("a client that takes pushed diagnostics gets an open editor's under the URI it opened it by", { timeout: 60_000 }, async () => {
-  const root = mkdtempSync(path.join(tmpdir(), "skill-lsp-uris-"));
-  const folder = path.join(root, "team+tools@2");
-  mkdirSync(folder);
-  const file = path.join(folder, "draft-reply.skill.md");
-  writeFileSync(file, skill("Ask @disk-text-name."));
-  const written = pathToFileURL(file).href;
+  const { root, folder, written } = plusFolder();
   const client = await TestClient.start({ folders: [folder], pull: false });
   try {
     await client.open(written, skill("Ask @editor-text-name, then reply."));
