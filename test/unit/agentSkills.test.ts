@@ -204,6 +204,39 @@ describe("ignore rules (.skillignore, gitignore syntax)", () => {
     test(`with folder rules only: ${path}${directory ? "/" : ""} ${ignored ? "is" : "is not"} ignored`, () => assert.equal(foldersOnly.ignores(path, directory), ignored));
   }
   test("a file rule still reaches a file at the root", () => assert.equal(new IgnoreRules("*.draft.skill.md\n").ignores("plan.draft.skill.md", false), true));
+  // A walk asks nothing of the files of a folder it kept when no rule can match a file: they are kept with it.
+  test("with folder rules alone, a file is left out exactly when its folder is", () => {
+    const names = ["a", "b", "drafts", "keep", "x-y"];
+    let seed = 7;
+    const pick = <T>(from: readonly T[]): T => from[(seed = (seed * 48271) % 2147483647) % from.length] as T;
+    for (let round = 0; round < 300; round++) {
+      const lines = Array.from({ length: 1 + (round % 4) }, () => `${pick(["", "", "!", "/"])}${pick(names)}${pick(["", "/*", "/" + pick(names), "*"])}/`);
+      const rules = new IgnoreRules(lines.join("\n"));
+      assert.equal(rules.matchesFiles, false, lines.join(" "));
+      const folder = Array.from({ length: 1 + (round % 3) }, () => pick(names)).join("/");
+      assert.equal(rules.ignores(`${folder}/SKILL.md`, false), rules.ignores(folder, true), `${lines.join(" ")} on ${folder}`);
+    }
+    assert.equal(new IgnoreRules("*.tmp.md\n").matchesFiles, true);
+  });
+  // Each rule is tried only on paths holding its longest plain run: the wildcards around that run still match.
+  const wildcards = new IgnoreRules("**/cache\na/**/b\nold-?.md\n*-draft*\n[xy]z/\n\\#notes\n");
+  const wildcardCases: readonly [string, boolean, boolean][] = [
+    ["cache", true, true],
+    ["deep/er/cache", false, true],
+    ["cachex", true, false],
+    ["a/b", true, true],
+    ["a/q/r/b", true, true],
+    ["ab", true, false],
+    ["old-1.md", false, true],
+    ["old-12.md", false, false],
+    ["s/plan-draft.skill.md", false, true],
+    ["xz", true, true],
+    ["yz/plan.skill.md", false, true],
+    ["#notes", false, true],
+  ];
+  for (const [path, directory, ignored] of wildcardCases) {
+    test(`with wildcards: ${path}${directory ? "/" : ""} ${ignored ? "is" : "is not"} ignored`, () => assert.equal(wildcards.ignores(path, directory), ignored));
+  }
 });
 
 /** Applies a rename plan as an editor would: the text edits, then the folder (or file) move. */

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { BackgroundReader } from "../../server/src/node/backgroundReader.js";
-import { listFolderEntriesSync } from "../../server/src/node/folderEntries.js";
+import { listFolderEntriesSync, SHARED_LIST_CHUNK } from "../../server/src/node/folderEntries.js";
 import { FolderListing, findWorkspaceFiles } from "../../server/src/node/workspaceFiles.js";
 
 const REPO = path.resolve(__dirname, "../..");
@@ -45,10 +45,10 @@ function tree(): string {
   return folder;
 }
 
-async function bothSteps(folder: string): Promise<{ first: readonly string[]; whole: readonly string[] }> {
+async function bothSteps(folder: string): Promise<{ first: readonly string[]; added: readonly string[]; whole: readonly string[] }> {
   const listing = new FolderListing([folder]);
   try {
-    return { first: await listing.first, whole: await listing.whole };
+    return { first: await listing.first, added: await listing.added, whole: await listing.whole };
   } finally {
     listing.close();
   }
@@ -89,6 +89,41 @@ test("the first step has each skill folder's SKILL.md, there or not, and none th
       ["skills/a/SKILL.md", "skills/c/SKILL.md", "skills/dir-named/SKILL.md", "skills/lower/SKILL.md", "skills/no-skill/SKILL.md"],
       "the candidates that are no files: the folders without SKILL.md, and a folder named so",
     );
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("what the second step adds is the whole listing less the first step's files", async () => {
+  const folder = tree();
+  try {
+    for (const root of [folder, path.join(REPO, "test/fixtures/agent-skills"), path.join(REPO, "examples")]) {
+      const { first, added, whole } = await bothSteps(root);
+      const firstFiles = new Set(first);
+      assert.deepEqual(added, whole.filter((file) => !firstFiles.has(file)), root);
+    }
+    const { added } = await bothSteps(folder);
+    const relative = added.map((file) => path.relative(folder, file));
+    for (const expected of ["skills/a/inner.skill.md", "skills/a/more/skills/b/SKILL.md", "skills/lower/skill.md", "skills/a/reference.md"]) assert.ok(relative.includes(expected), expected);
+    assert.ok(!relative.includes("skills/s-0/SKILL.md"), "a skill folder's SKILL.md was named by the first step");
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("both threads listing together answer each chunk as one thread listing it would", async () => {
+  const folder = tree();
+  try {
+    const folders = [...Array.from({ length: 300 }, (_, i) => `skills/s-${i}`), "skills/a", "missing", "skills/linked", "skills/a/loop"].map((relative) => path.join(folder, relative));
+    const reader = new BackgroundReader(1000);
+    try {
+      await reader.whenOnline;
+      const chunks = await reader.listTogether(folders);
+      assert.equal(chunks.length, Math.ceil(folders.length / SHARED_LIST_CHUNK));
+      chunks.forEach((entries, i) => assert.deepEqual(entries, listFolderEntriesSync(folders.slice(i * SHARED_LIST_CHUNK, (i + 1) * SHARED_LIST_CHUNK)), `chunk ${i}`));
+    } finally {
+      reader.close();
+    }
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -8,6 +8,8 @@ interface Rule {
   readonly pattern: RegExp;
   readonly negated: boolean;
   readonly directoryOnly: boolean;
+  /** A run of plain characters every path the rule matches holds (or ""): most paths are then settled without the pattern. */
+  readonly literal: string;
 }
 
 function escape(text: string): string {
@@ -63,7 +65,13 @@ function parseRule(line: string): Rule | undefined {
   const anchored = text.includes("/");
   text = text.replace(/^\//, "");
   if (text === "") return undefined;
-  return { pattern: globToRegExp(text, anchored), negated, directoryOnly };
+  return { pattern: globToRegExp(text, anchored), negated, directoryOnly, literal: requiredLiteral(text) };
+}
+
+/** The longest run of a glob's plain characters inside one segment; none for a glob with a class or an escape. */
+function requiredLiteral(glob: string): string {
+  if (/[[\\]/.test(glob)) return "";
+  return glob.split(/[*?/]/).reduce((longest, run) => (run.length > longest.length ? run : longest), "");
 }
 
 /**
@@ -81,6 +89,14 @@ export class IgnoreRules {
     this.#matchesFiles = this.#rules.some((rule) => !rule.directoryOnly);
   }
 
+  /**
+   * False when every rule is for folders: a file is then left out exactly when its folder is (a folder rule
+   * covers a file through its folder alone), so a walk that lists only folders kept need not ask of each file.
+   */
+  get matchesFiles(): boolean {
+    return this.#matchesFiles;
+  }
+
   /** True when the path (a folder when `directory`) is left out. */
   ignores(relativePath: string, directory: boolean): boolean {
     // The listing asks this of every file: 10,000 names at a folder's root need no rule tried.
@@ -88,6 +104,7 @@ export class IgnoreRules {
     let ignored = false;
     for (const rule of this.#rules) {
       if (rule.negated !== ignored) continue;
+      if (rule.literal !== "" && !relativePath.includes(rule.literal)) continue;
       if (rule.directoryOnly && !directory && !this.#insideMatch(rule, relativePath)) continue;
       if (rule.pattern.test(relativePath)) ignored = !rule.negated;
     }

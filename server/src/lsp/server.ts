@@ -204,6 +204,8 @@ export class SkillServer {
   #comparing = false;
   /** The first step of the first listing, while skill folders are still to be listed (see the diagnostics' handler). */
   #firstListed: Promise<ListedWorkspace | undefined> | undefined;
+  /** Tells the listing started at `initialize`, until it ends, that an editor waits for it. */
+  #hurryListing: (() => void) | undefined;
   /** The same listing once it is made, until the folders are read. */
   #listed: ListedWorkspace | undefined;
   /** The workspace folders' listing, started as soon as `initialize` names them. */
@@ -292,7 +294,11 @@ export class SkillServer {
     });
 
     // An open is never an edit being typed, even over a document the client left open under that name.
-    this.#documents.onDidOpen((event) => this.#forgetTyping(canonicalUri(event.document.uri)));
+    this.#documents.onDidOpen((event) => {
+      this.#forgetTyping(canonicalUri(event.document.uri));
+      // An editor open while the workspace is listed waits for the whole listing: it goes first.
+      this.#hurryListing?.();
+    });
     this.#documents.onDidChangeContent((event) => {
       this.#arrivals++;
       this.#update(canonicalUri(event.document.uri), event.document.getText());
@@ -528,13 +534,17 @@ export class SkillServer {
     this.#folders = folders;
     // No folder, no listing: its reading thread would wait for a load that never comes. While editors are open,
     // their diagnostics wait for the whole listing, which then goes first.
-    this.#firstListing = folders.length > 0 ? { folders, listing: new FolderListing(folders, () => this.#documents.keys().length > 0) } : undefined;
+    this.#firstListing = folders.length > 0 ? { folders, listing: new FolderListing(folders) } : undefined;
+    const started = this.#firstListing?.listing;
+    this.#hurryListing = started && (() => started.hurry());
     // The open editors' diagnostics wait for this listing only, not for the first index to begin.
     if (this.#firstListing) {
       const listing = this.#firstListing.listing;
-      this.#listing = listing.whole.then((files) => this.#listedNow(files), () => new ListedWorkspace([]));
-      // With skill folders still to list, the first listing already names most claimants (see #readClaimsAhead).
-      this.#firstListed = listing.first.then((files) => (listing.skillFolders > 0 ? new ListedWorkspace(files) : undefined), () => undefined);
+      // One workspace for both steps: what the skill folders' listing adds goes into the first's, whose claims
+      // the open editors' answers read while those folders were listed (see the document diagnostics).
+      const firstListed = listing.first.then((files) => new ListedWorkspace(files));
+      this.#firstListed = firstListed.then((listed) => (listing.skillFolders > 0 ? listed : undefined), () => undefined);
+      this.#listing = Promise.all([firstListed, listing.added]).then(([listed, added]) => this.#listedNow(listed.add(added)), () => new ListedWorkspace([]));
     }
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
@@ -572,11 +582,11 @@ export class SkillServer {
   }
 
   /** The listing made: the `skills.json` files read, and the pushed diagnostics held back for it sent. */
-  #listedNow(files: readonly string[]): ListedWorkspace {
-    const listing = new ListedWorkspace(files);
+  #listedNow(listing: ListedWorkspace): ListedWorkspace {
     listing.readConfigs(this.#namespace, (uri) => this.#documents.get(uri) !== undefined);
     this.#listed = listing;
     this.#firstListed = undefined;
+    this.#hurryListing = undefined;
     if (this.#pendingPush.size > 0) this.#scheduleFlush();
     return listing;
   }
@@ -604,6 +614,8 @@ export class SkillServer {
     let listed: (listing: ListedWorkspace) => void = () => undefined;
     let listing: ListedWorkspace | undefined;
     if (!first) this.#listing = new Promise<ListedWorkspace>((resolve) => (listed = resolve));
+    // The first listing's workspace is made as it comes (see #initialize).
+    else void this.#listing?.then((whole) => (listing = whole));
     const isOpen = (uri: string) => this.#documents.get(uri) !== undefined;
     const started = Date.now();
     let progress: WorkDoneProgressServerReporter | undefined;
@@ -612,7 +624,6 @@ export class SkillServer {
       progress = await this.#connection.window.createWorkDoneProgress().catch(() => undefined);
       progress?.begin("Indexing skills", 0, undefined, true);
       await loadFolders(this.#namespace, folders, {
-        ...(first ? { listing: first.listing, beforeRead: () => this.#quietStart() } : {}),
         onProgress: (done, total) => {
           const now = performance.now();
           if (now - reportedAt < PROGRESS_INTERVAL_MS && done < total) return;
@@ -623,11 +634,14 @@ export class SkillServer {
         onFileFailure: (file, error) => this.#connection.console.error(`Could not index ${file}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
         // The listing applied the ignore rules and the names the server reads already.
         shouldRead: (uri) => !isOpen(uri) && !listing?.wasRead(uri),
-        onListed: (files) => {
-          // The first listing's workspace was made when it came (its `then` runs before this one).
-          listing = (first && this.#listed) || this.#listedNow(files);
-          listed(listing);
-        },
+        ...(first
+          ? { listing: first.listing, beforeRead: () => this.#quietStart() }
+          : {
+              onListed: (files: readonly string[]) => {
+                listing = this.#listedNow(new ListedWorkspace(files));
+                listed(listing);
+              },
+            }),
       });
     } catch (error) {
       // Even a failed read ends the indexing: whoever waits for its end must not wait forever.

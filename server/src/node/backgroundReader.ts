@@ -3,7 +3,7 @@ import { decodePartsBatch } from "../core/partsBatch.js";
 import type { ReleasedParts } from "../core/skillFile.js";
 import { startBundledWorker } from "./bundledWorker.js";
 import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
-import { listFolderEntriesSync, type FolderEntries, type ListRequest, type ListResponse } from "./folderEntries.js";
+import { listFolderEntriesSync, listNextSharedChunk, SHARED_LIST_CHUNK, type FolderEntries, type ListRequest, type ListResponse, type SharedChunks } from "./folderEntries.js";
 
 /** One batch as {@link BackgroundReader.readParsed} hands it out: each file's bytes, and what the thread parsed of them. */
 export interface ReadBatch {
@@ -35,13 +35,16 @@ function startWorker(): Worker | undefined {
 export class BackgroundReader {
   readonly #limit: number;
   #worker: Worker | undefined;
-  readonly #waiting = new Map<number, (answer: ReadResponse | FolderEntries | undefined) => void>();
+  readonly #waiting = new Map<number, (answer: ReadResponse | ListResponse | undefined) => void>();
   #nextId = 0;
 
   /** The thread is still to be started, on first use. */
   #pending: boolean;
   /** The thread runs its script: until then (a worker takes about 50 ms to boot) batches are read on the calling thread. */
   #online = false;
+  /** Settled once the thread is online, or is not to be. */
+  #settled: (() => void) | undefined;
+  readonly #whenOnline = new Promise<void>((resolve) => (this.#settled = resolve));
 
   /**
    * `limit`: the most bytes a file gives (one more says it is too large). The thread starts when first used: a
@@ -57,18 +60,25 @@ export class BackgroundReader {
     this.#pending = false;
     try {
       const worker = startWorker();
-      if (!worker) return undefined;
+      if (!worker) {
+        this.#settled?.();
+        return undefined;
+      }
       // A reader must never keep a process alive: the command line exits when its work is done.
       worker.unref();
-      worker.once("online", () => (this.#online = true));
+      worker.once("online", () => {
+        this.#online = true;
+        this.#settled?.();
+      });
       worker.on("message", (response: ReadResponse | ListResponse) => {
         const answer = this.#waiting.get(response.id);
         this.#waiting.delete(response.id);
-        answer?.("entries" in response ? response.entries : response);
+        answer?.(response);
       });
       const lost = () => {
         this.#worker = undefined;
         this.#online = false;
+        this.#settled?.();
         // Whatever was asked and not answered is read on this thread instead.
         for (const answer of this.#waiting.values()) answer(undefined);
         this.#waiting.clear();
@@ -78,6 +88,7 @@ export class BackgroundReader {
       this.#worker = worker;
     } catch {
       this.#worker = undefined;
+      this.#settled?.();
     }
     return this.#worker;
   }
@@ -85,6 +96,12 @@ export class BackgroundReader {
   /** True once the thread runs its script: batches asked from then on are read there. */
   get online(): boolean {
     return this.#online;
+  }
+
+  /** Settles once the thread is online, or lost, or not to be (then at once); starts it if it was still to be. */
+  get whenOnline(): Promise<void> {
+    if (this.#thread() === undefined) this.#settled?.();
+    return this.#whenOnline;
   }
 
   /** True while the reading thread runs, started now if it was still to be (false: every batch is read on the calling thread). */
@@ -158,13 +175,39 @@ export class BackgroundReader {
   async list(folders: readonly string[]): Promise<FolderEntries> {
     const worker = folders.length === 0 ? this.#worker : this.#thread();
     if (!worker || folders.length === 0) return listFolderEntriesSync(folders);
+    const answer = await this.#askList(worker, folders);
+    return answer?.entries ?? listFolderEntriesSync(folders);
+  }
+
+  /**
+   * The entries of the folders as {@link list} answers them, a chunk of {@link SHARED_LIST_CHUNK} folders each in
+   * order, listed by this thread and the reading thread at once, each taking the next chunk whenever it is free
+   * (a thread still booting takes none). This thread lets a turn of other work in after each chunk: the open
+   * editors at start, who wait for the whole listing, have their own messages to be taken in meanwhile.
+   */
+  async listTogether(folders: readonly string[]): Promise<FolderEntries[]> {
+    const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+    const worker = this.#thread();
+    const theirs = worker ? this.#askList(worker, folders, next) : undefined;
+    const mine: SharedChunks = new Map();
+    while (listNextSharedChunk(folders, next, mine)) await new Promise((resolve) => setImmediate(resolve));
+    const chunkCount = Math.ceil(folders.length / SHARED_LIST_CHUNK);
+    // The thread took a chunk: its answer comes once every chunk is taken. A thread lost meanwhile answers nothing.
+    const answer = mine.size < chunkCount ? await theirs : undefined;
+    const chunks: FolderEntries[] = [];
+    for (let start = 0; start < folders.length; start += SHARED_LIST_CHUNK) {
+      chunks.push(mine.get(start) ?? answer?.chunks?.get(start) ?? listFolderEntriesSync(folders.slice(start, start + SHARED_LIST_CHUNK)));
+    }
+    return chunks;
+  }
+
+  #askList(worker: Worker, folders: readonly string[], next?: Int32Array): Promise<ListResponse | undefined> {
     const id = this.#nextId++;
-    const request: ListRequest = { id, list: folders.join("\0") };
-    const entries = await new Promise<ReadResponse | FolderEntries | undefined>((resolve) => {
-      this.#waiting.set(id, resolve);
+    const request: ListRequest = { id, list: folders.join("\0"), ...(next ? { next } : {}) };
+    return new Promise<ListResponse | undefined>((resolve) => {
+      this.#waiting.set(id, (answer) => resolve(answer === undefined || "batch" in answer ? undefined : answer));
       worker.postMessage(request);
     });
-    return entries !== undefined && "counts" in entries ? entries : listFolderEntriesSync(folders);
   }
 
   /** Stops the thread; batches still asked for are read on this thread if anyone waits for them. */

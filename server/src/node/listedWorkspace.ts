@@ -21,19 +21,29 @@ export class ListedWorkspace {
   readonly #claimsRead = new Set<string>();
   /** The URI of each listed file asked for so far. */
   readonly #uris = new Map<string, string>();
+  readonly #claimedHandle: (file: string) => string | undefined;
 
   /**
    * `files` as the listing found them (skill files and `skills.json`); `claimedHandle` says which handle a
    * skill file's path claims (each file format has its rule: by default a `.skill.md` file's name or an Agent Skill's folder).
    */
   constructor(files: readonly string[], claimedHandle: (file: string) => string | undefined = skillFileHandle) {
+    this.#claimedHandle = claimedHandle;
+    this.add(files);
+  }
+
+  /**
+   * Takes in more listed files: what listing the skill folders found besides their SKILL.md. The files read
+   * ahead so far stay read: the same workspace serves the open editors before and after.
+   */
+  add(files: readonly string[]): this {
     const configName = path.sep + CONFIG_FILE_NAME;
     for (const file of files) {
       if (file.endsWith(configName)) {
         this.#configs.push(file);
         continue;
       }
-      const handle = claimedHandle(file);
+      const handle = this.#claimedHandle(file);
       if (handle === undefined) continue;
       const slug = slugKey(handle);
       const claimants = this.#claimants.get(slug);
@@ -41,6 +51,7 @@ export class ListedWorkspace {
       else if (typeof claimants === "string") this.#claimants.set(slug, [claimants, file]);
       else claimants.push(file);
     }
+    return this;
   }
 
   /** True for a file read whole ahead: the whole read skips it (not one read for its claim alone). */
@@ -97,8 +108,15 @@ export function skillFileHandle(file: string): string | undefined {
   const name = file.slice(start);
   if (hasSkillSuffix(name)) return name.slice(0, -SKILL_SUFFIX.length);
   // An Agent Skill (`skills/<name>/SKILL.md`) claims its folder's name. Read from the path: a listed path is
-  // absolute and plain already, so its folders' names are the URI's segments, decoded.
+  // absolute and plain already, so its folders' names are the URI's segments, decoded. Found by the last two
+  // separators rather than a split: at start-up every one of 10,000 skill folders' paths is asked twice.
   if (name !== AGENT_SKILL_FILE) return undefined;
-  const folders = file.slice(0, -name.length - 1).split(path.sep).filter((part) => part !== "");
-  return folders.length >= 2 && folders[folders.length - 2] === "skills" ? folders[folders.length - 1] : undefined;
+  const folderEnd = start - 1;
+  const folderStart = file.lastIndexOf(path.sep, folderEnd - 1) + 1;
+  if (folderStart === 0 || folderStart === folderEnd) return undefined;
+  const parentEnd = folderStart - 1;
+  const parentStart = file.lastIndexOf(path.sep, parentEnd - 1) + 1;
+  return parentEnd - parentStart === AGENT_SKILLS_FOLDER.length && file.startsWith(AGENT_SKILLS_FOLDER, parentStart) ? file.slice(folderStart, folderEnd) : undefined;
 }
+
+const AGENT_SKILLS_FOLDER = "skills";

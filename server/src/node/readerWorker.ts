@@ -9,7 +9,7 @@ import { parsedSkillParts } from "../core/skillFormats.js";
 import { encodePartsBatch, type PartsBatch } from "../core/partsBatch.js";
 import { FILE_DECODER, filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
 import { uriFromPath } from "./fileUris.js";
-import { listFolderEntriesSync, type ListRequest, type ListResponse } from "./folderEntries.js";
+import { listFolderEntriesSync, listNextSharedChunk, type ListRequest, type ListResponse, type SharedChunks } from "./folderEntries.js";
 
 /** Each file's skill parsed, packed; a file the main thread is to parse (unreadable, no skill, or a parse that failed or cannot travel) is left out. */
 function partsOfBatch(paths: readonly string[], batch: FileBatch): PartsBatch {
@@ -28,8 +28,15 @@ function partsOfBatch(paths: readonly string[], batch: FileBatch): PartsBatch {
 const port = parentPort;
 port?.on("message", (request: ReadRequest | ListRequest) => {
   if ("list" in request) {
-    const response: ListResponse = { id: request.id, entries: listFolderEntriesSync(request.list.split("\0")) };
-    port.postMessage(response, [response.entries.counts.buffer as ArrayBuffer, response.entries.kinds.buffer as ArrayBuffer]);
+    const folders = request.list.split("\0");
+    if (request.next) {
+      const chunks: SharedChunks = new Map();
+      while (listNextSharedChunk(folders, request.next, chunks));
+      port.postMessage({ id: request.id, chunks } satisfies ListResponse);
+      return;
+    }
+    const entries = listFolderEntriesSync(folders);
+    port.postMessage({ id: request.id, entries } satisfies ListResponse, [entries.counts.buffer as ArrayBuffer, entries.kinds.buffer as ArrayBuffer]);
     return;
   }
   const paths = request.paths.split("\0");

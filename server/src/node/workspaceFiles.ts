@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BackgroundReader } from "./backgroundReader.js";
 import { uriFromPath } from "./fileUris.js";
-import { ENTRY_DIRECTORY, ENTRY_FILE, ENTRY_LINKED_DIRECTORY, ENTRY_OTHER, type FolderEntries } from "./folderEntries.js";
+import { ENTRY_DIRECTORY, ENTRY_FILE, ENTRY_LINKED_DIRECTORY, ENTRY_OTHER, SHARED_LIST_CHUNK, type FolderEntries } from "./folderEntries.js";
 import { FILE_DECODER, readFileBytesSync } from "./fileBytes.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MAX_SKILL_CHARS, SKILL_SUFFIX, agentDocumentRole, isAgentSkillUri, type Namespace } from "../core/index.js";
 import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
@@ -79,6 +79,8 @@ interface WalkFolder {
   readonly directory: string;
   readonly real: string;
   readonly relative: string;
+  /** Set for a skill folder whose SKILL.md the walk named before listing it (one of its `candidates`). */
+  named?: boolean;
 }
 
 /**
@@ -92,6 +94,8 @@ class WorkspaceWalk {
   readonly files: string[] = [];
   /** The SKILL.md of each deferred folder, found or not. */
   readonly candidates: string[] = [];
+  /** The files {@link takeEntries} found that are not among the candidates: what the second step adds to the first. */
+  readonly added: string[] = [];
   /** Folders the walk left to {@link takeEntries}, each claimed already (a link to one is a loop). */
   deferred: WalkFolder[] = [];
   readonly #rules: IgnoreRules;
@@ -169,21 +173,25 @@ class WorkspaceWalk {
       const count = listed.counts[i] ?? -1;
       const prefix = folder.directory.endsWith(path.sep) ? folder.directory : folder.directory + path.sep;
       for (let n = 0; n < count; n++, at++) {
-        this.#take(folder, prefix, listed.names[at] ?? "", listed.kinds[at] ?? ENTRY_OTHER, listed.reals[at], this.#deferBelow);
+        const name = listed.names[at] ?? "";
+        const kept = this.#take(folder, prefix, name, listed.kinds[at] ?? ENTRY_OTHER, listed.reals[at], this.#deferBelow);
+        if (kept !== undefined && !(folder.named === true && name === AGENT_SKILL_FILE)) this.added.push(kept);
       }
     }
   }
 
-  /** One entry of a folder's listing: a file kept, or a folder handed to `queue` unless the rules leave it out. */
-  #take(folder: WalkFolder, prefix: string, name: string, kind: number, linkedReal: string | undefined, queue: (child: WalkFolder, linked: boolean) => void): void {
+  /** One entry of a folder's listing: a file kept (answered), or a folder handed to `queue` unless the rules leave it out. */
+  #take(folder: WalkFolder, prefix: string, name: string, kind: number, linkedReal: string | undefined, queue: (child: WalkFolder, linked: boolean) => void): string | undefined {
     const full = prefix + name;
     const relative = folder.relative === "" ? name : `${folder.relative}/${name}`;
     if (kind === ENTRY_DIRECTORY || kind === ENTRY_LINKED_DIRECTORY) {
       const real = linkedReal ?? (folder.real === folder.directory ? full : path.join(folder.real, name));
       if (!this.#rules.ignores(relative, true)) queue({ directory: full, real, relative }, kind === ENTRY_LINKED_DIRECTORY);
-    } else if (kind === ENTRY_FILE && (isReadFileName(name, full) || full === this.#rootConfig) && !this.#rules.ignores(relative, false)) {
+    } else if (kind === ENTRY_FILE && (isReadFileName(name, full) || full === this.#rootConfig) && !(this.#rules.matchesFiles && this.#rules.ignores(relative, false))) {
       this.files.push(full);
+      return full;
     }
+    return undefined;
   }
 
   /** A folder of this walk's own: listed in turn. */
@@ -199,7 +207,10 @@ class WorkspaceWalk {
     this.#visited.add(child.real);
     if (this.deferred.length === 0) this.#onDeferred?.();
     this.deferred.push(child);
-    if (!this.#rules.ignores(`${child.relative}/${AGENT_SKILL_FILE}`, false)) this.candidates.push(child.directory + path.sep + AGENT_SKILL_FILE);
+    if (!(this.#rules.matchesFiles && this.#rules.ignores(`${child.relative}/${AGENT_SKILL_FILE}`, false))) {
+      this.candidates.push(child.directory + path.sep + AGENT_SKILL_FILE);
+      child.named = true;
+    }
   };
 
   /** A folder below a deferred one: deferred too, claimed now. */
@@ -213,30 +224,28 @@ class WorkspaceWalk {
 /** Deferred folders listed per message to the reading thread: files asked for meanwhile are read between them. */
 const LIST_CHUNK = 256;
 
-/**
- * Deferred folders listed per message while editors wait for the whole listing (their diagnostics need it): each
- * message waits behind the batches of files asked before it. With 50 editors open at start on 10,000 SKILL.md
- * folders, their diagnostics came after 410-510 ms rather than 525-696 ms (3 fresh servers each, twice); with no
- * editor open, the first index of 50,000 took 2,761 ms rather than 2,529 ms, so the smaller messages stay then.
- */
-const URGENT_LIST_CHUNK = 16_384;
 
 /**
  * The listing of workspace folders in two steps. `first` comes after one listing per folder that is not an Agent
  * Skill's: every file found so far and each skill folder's SKILL.md (there or not: reading it answers), enough
  * to read nearly every file. The skill folders are listed meanwhile, on the reading thread when it runs, a chunk
- * at a time between the batches of files; `whole` is then every file, what {@link findWorkspaceFiles} answers.
+ * at a time between the batches of files; `added` is then what that found besides, `whole` every file.
  * The reader is the listing's, for whoever reads the files ({@link loadFolders}); {@link close} stops it.
  */
 export class FolderListing {
   readonly reader: BackgroundReader;
   readonly first: Promise<readonly string[]>;
-  readonly whole: Promise<readonly string[]>;
+  /** The files the skill folders' listing finds that {@link first} did not name (sorted): nearly always few. */
+  readonly added: Promise<readonly string[]>;
+  readonly #listed: Promise<readonly { walk: WorkspaceWalk; first: string[] }[]>;
+  #whole: Promise<readonly string[]> | undefined;
   /** The Agent Skills' folders the reading thread is to list, counted when {@link first} settles. */
   skillFolders = 0;
+  #urgent = false;
+  #hurried: (() => void) | undefined;
+  readonly #whenHurried = new Promise<void>((resolve) => (this.#hurried = resolve));
 
-  /** `urgent`: true while someone waits for {@link whole} (editors open at start): the folders are then listed in larger messages. */
-  constructor(folders: readonly string[], urgent: () => boolean = () => false) {
+  constructor(folders: readonly string[]) {
     // Its thread starts when the walk defers a skill folder (that folder is listed there), or else when the
     // listing first asks it to read (see BackgroundReader).
     this.reader = new BackgroundReader(MAX_READ_BYTES);
@@ -252,22 +261,48 @@ export class FolderListing {
       this.skillFolders = all.reduce((sum, { walk }) => sum + walk.deferred.length, 0);
       return all.flatMap(({ first }) => first).sort();
     });
-    this.whole = walks.then(async (all) => {
-      // No folder left to list (no Agent Skills folder): the whole listing is the first, sorted already.
-      if (all.every(({ walk }) => walk.deferred.length === 0 && walk.candidates.length === 0)) return this.first;
+    this.#listed = walks.then(async (all) => {
+      // The editors restored at start open right after `initialize`: a first chunk given to a thread still
+      // booting would hold the whole listing back for them.
+      if (all.some(({ walk }) => walk.deferred.length > 0)) await Promise.race([this.#whenHurried, this.reader.whenOnline]);
       for (const { walk } of all) {
         while (walk.deferred.length > 0) {
           const folders = walk.deferred;
           walk.deferred = [];
           for (let at = 0; at < folders.length; ) {
-            const chunk = folders.slice(at, at + (urgent() ? URGENT_LIST_CHUNK : LIST_CHUNK));
+            if (this.#urgent) {
+              const rest = folders.slice(at);
+              const chunks = await this.reader.listTogether(rest.map((folder) => folder.directory));
+              chunks.forEach((entries, i) => walk.takeEntries(rest.slice(i * SHARED_LIST_CHUNK, (i + 1) * SHARED_LIST_CHUNK), entries));
+              break;
+            }
+            const chunk = folders.slice(at, at + LIST_CHUNK);
             at += chunk.length;
             walk.takeEntries(chunk, await this.reader.list(chunk.map((folder) => folder.directory)));
           }
         }
       }
-      return all.flatMap(({ walk }) => walk.files).sort();
+      return all;
     });
+    this.added = this.#listed.then((all) => all.flatMap(({ walk }) => walk.added).sort());
+  }
+
+  /**
+   * Someone waits for the whole listing (editors open at start, whose diagnostics need it): what is left of the
+   * skill folders is listed by both threads at once, rather than a chunk at a time between batches of files.
+   */
+  hurry(): void {
+    this.#urgent = true;
+    this.#hurried?.();
+  }
+
+  /** Every file, what {@link findWorkspaceFiles} answers: made only when asked (the first index needs {@link added} alone). */
+  get whole(): Promise<readonly string[]> {
+    this.#whole ??= this.#listed.then((all) =>
+      // No folder listed second (no Agent Skills folder): the whole listing is the first, sorted already.
+      all.every(({ walk }) => walk.candidates.length === 0 && walk.added.length === 0) ? this.first : all.flatMap(({ walk }) => walk.files).sort(),
+    );
+    return this.#whole;
   }
 
   close(): void {
@@ -322,7 +357,7 @@ export interface LoadOptions {
   /**
    * Called with every file found, once the whole listing is made (the first files are being read by then): the
    * names alone say which skills exist (a handle is a file or folder name), so whoever needs an answer early can
-   * read the few files it depends on first.
+   * read the few files it depends on first. Without it the whole listing is never put together.
    */
   readonly onListed?: (files: readonly string[]) => void;
   /** The listing of these folders, if it was started already; {@link loadFolders} closes it. */
@@ -347,12 +382,9 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
   try {
     const first = await listing.first;
     let total = first.length;
-    const whole = listing.whole.then((files) => {
-      onListed?.(files);
-      return files;
-    });
+    const listed = onListed ? listing.whole.then(onListed) : listing.added;
     // Awaited below unless the reading stops first.
-    whole.catch(() => undefined);
+    listed.catch(() => undefined);
     await options.beforeRead?.();
     let done = 0;
     let until = performance.now() + READ_SLICE_MS;
@@ -386,8 +418,8 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
       return true;
     };
     if (!(await read(first))) return done - 1;
-    const firstFiles = new Set(first);
-    const rest = (await whole).filter((file) => !firstFiles.has(file));
+    await listed;
+    const rest = await listing.added;
     total += rest.length;
     if (!(await read(rest))) return done - 1;
     onProgress?.(done, total);
