@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { BackgroundReader } from "../../server/src/node/backgroundReader.js";
-import { listFolderEntriesSync, SHARED_LIST_CHUNK } from "../../server/src/node/folderEntries.js";
+import { listFolderEntriesSync, sharedChunkSize } from "../../server/src/node/folderEntries.js";
 import { FolderListing, findWorkspaceFiles } from "../../server/src/node/workspaceFiles.js";
 
 const REPO = path.resolve(__dirname, "../..");
@@ -119,8 +119,14 @@ test("both threads listing together answer each chunk as one thread listing it w
     try {
       await reader.whenOnline;
       const chunks = await reader.listTogether(folders);
-      assert.equal(chunks.length, Math.ceil(folders.length / SHARED_LIST_CHUNK));
-      chunks.forEach((entries, i) => assert.deepEqual(entries, listFolderEntriesSync(folders.slice(i * SHARED_LIST_CHUNK, (i + 1) * SHARED_LIST_CHUNK)), `chunk ${i}`));
+      assert.deepEqual(chunks.map(({ from }) => from), Array.from({ length: chunks.length }, (_, i) => i * sharedChunkSize(folders.length)), "every chunk, in order");
+      assert.equal(chunks.at(-1)?.to, folders.length);
+      for (const { from, to, entries } of chunks) assert.deepEqual(entries, listFolderEntriesSync(folders.slice(from, to)), `folders ${from} to ${to}`);
+      const relatives = folders.map((one) => path.relative(folder, one).split(path.sep).join("/"));
+      const trees = { ignore: "drafts/\n", relatives };
+      for (const { from, to, entries } of await reader.listTogether(folders, trees)) {
+        assert.deepEqual(entries, listFolderEntriesSync(folders.slice(from, to), { ignore: trees.ignore, relatives: relatives.slice(from, to) }), `the trees of folders ${from} to ${to}`);
+      }
     } finally {
       reader.close();
     }
@@ -139,6 +145,15 @@ test("the reading thread lists folders as the calling thread does", async () => 
       const listed = await reader.list(folders);
       assert.deepEqual(listed, listFolderEntriesSync(folders));
       assert.equal(listed.counts[2], -1, "a missing folder");
+      // With the trees below them: every plain folder the rules keep, none behind a link.
+      const trees = { ignore: "drafts/\n", relatives: ["skills/a", "skills", "missing", "skills/a/scripts", "skills/linked"] };
+      const below = await reader.list(folders, trees);
+      assert.deepEqual(below, listFolderEntriesSync(folders, trees));
+      const inside = (record: number): string => (below.within?.[record] ?? -1) < 0 ? "" : `${inside(below.within?.[record] ?? -1)}/${below.folderNames?.[record] ?? ""}`;
+      const listedBelow = (below.folderNames ?? []).map((_, record) => inside(record)).filter((name) => name !== "");
+      for (const expected of ["/scripts", "/templates", "/more", "/more/skills", "/more/skills/b", "/s-0"]) assert.ok(listedBelow.includes(expected), expected);
+      assert.ok(!listedBelow.some((name) => name.endsWith("/drafts")), "a folder the rules leave out is not gone into");
+      assert.ok(!listedBelow.some((name) => name.endsWith("/loop")), "nor one behind a link");
     } finally {
       reader.close();
     }

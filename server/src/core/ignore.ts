@@ -84,7 +84,11 @@ export class IgnoreRules {
   /** Some rule can match a file itself, not only a folder: without one, a file at the root is never left out. */
   readonly #matchesFiles: boolean;
 
+  /** The ignore file's text, as given: another thread makes the same rules of it. */
+  readonly text: string;
+
   constructor(text = "") {
+    this.text = text;
     this.#rules = [...DEFAULT_IGNORED, ...text.split(/\r?\n/)].flatMap((line) => parseRule(line) ?? []);
     this.#matchesFiles = this.#rules.some((rule) => !rule.directoryOnly);
   }

@@ -3,7 +3,14 @@ import { decodePartsBatch } from "../core/partsBatch.js";
 import type { ReleasedParts } from "../core/skillFile.js";
 import { startBundledWorker } from "./bundledWorker.js";
 import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
-import { listFolderEntriesSync, listNextSharedChunk, SHARED_LIST_CHUNK, type FolderEntries, type ListRequest, type ListResponse, type SharedChunks } from "./folderEntries.js";
+import { listChunkSync, listFolderEntriesSync, listNextSharedChunk, sharedChunkSize, treesRequested, type FolderEntries, type FolderTrees, type ListRequest, type ListResponse, type SharedChunks } from "./folderEntries.js";
+
+/** The entries of folders `from` to `to` (not included) of a listing shared by two threads. */
+export interface ListedChunk {
+  readonly from: number;
+  readonly to: number;
+  readonly entries: FolderEntries;
+}
 
 /** One batch as {@link BackgroundReader.readParsed} hands it out: each file's bytes, and what the thread parsed of them. */
 export interface ReadBatch {
@@ -170,40 +177,42 @@ export class BackgroundReader {
 
   /**
    * The entries of each folder ({@link listFolderEntriesSync}), listed on the thread between the batches of
-   * files asked before and after: whoever lists many folders asks a few hundred at a time.
+   * files asked before and after: whoever lists many folders asks a few hundred at a time. With `trees`, the
+   * folders below them too.
    */
-  async list(folders: readonly string[]): Promise<FolderEntries> {
+  async list(folders: readonly string[], trees?: FolderTrees): Promise<FolderEntries> {
     const worker = folders.length === 0 ? this.#worker : this.#thread();
-    if (!worker || folders.length === 0) return listFolderEntriesSync(folders);
-    const answer = await this.#askList(worker, folders);
-    return answer?.entries ?? listFolderEntriesSync(folders);
+    if (!worker || folders.length === 0) return listFolderEntriesSync(folders, trees);
+    const answer = await this.#askList(worker, folders, trees);
+    return answer?.entries ?? listFolderEntriesSync(folders, trees);
   }
 
   /**
-   * The entries of the folders as {@link list} answers them, a chunk of {@link SHARED_LIST_CHUNK} folders each in
-   * order, listed by this thread and the reading thread at once, each taking the next chunk whenever it is free
+   * The entries of the folders as {@link list} answers them, in chunks ({@link sharedChunkSize}) in order, listed by this thread and the reading thread at once, each taking the next chunk whenever it is free
    * (a thread still booting takes none). This thread lets a turn of other work in after each chunk: the open
    * editors at start, who wait for the whole listing, have their own messages to be taken in meanwhile.
    */
-  async listTogether(folders: readonly string[]): Promise<FolderEntries[]> {
+  async listTogether(folders: readonly string[], trees?: FolderTrees): Promise<ListedChunk[]> {
     const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+    const size = sharedChunkSize(folders.length);
     const worker = this.#thread();
-    const theirs = worker ? this.#askList(worker, folders, next) : undefined;
+    const theirs = worker ? this.#askList(worker, folders, trees, { next, chunk: size }) : undefined;
     const mine: SharedChunks = new Map();
-    while (listNextSharedChunk(folders, next, mine)) await new Promise((resolve) => setImmediate(resolve));
-    const chunkCount = Math.ceil(folders.length / SHARED_LIST_CHUNK);
+    while (listNextSharedChunk(folders, next, size, mine, trees)) await new Promise((resolve) => setImmediate(resolve));
     // The thread took a chunk: its answer comes once every chunk is taken. A thread lost meanwhile answers nothing.
-    const answer = mine.size < chunkCount ? await theirs : undefined;
-    const chunks: FolderEntries[] = [];
-    for (let start = 0; start < folders.length; start += SHARED_LIST_CHUNK) {
-      chunks.push(mine.get(start) ?? answer?.chunks?.get(start) ?? listFolderEntriesSync(folders.slice(start, start + SHARED_LIST_CHUNK)));
+    const answer = mine.size < Math.ceil(folders.length / size) ? await theirs : undefined;
+    const chunks: ListedChunk[] = [];
+    for (let from = 0; from < folders.length; from += size) {
+      // Listed here after all when the thread was lost with the chunk.
+      const entries = mine.get(from) ?? answer?.chunks?.get(from) ?? listChunkSync(folders, from, size, trees);
+      chunks.push({ from, to: Math.min(from + size, folders.length), entries });
     }
     return chunks;
   }
 
-  #askList(worker: Worker, folders: readonly string[], next?: Int32Array): Promise<ListResponse | undefined> {
+  #askList(worker: Worker, folders: readonly string[], trees?: FolderTrees, shared?: { readonly next: Int32Array; readonly chunk: number }): Promise<ListResponse | undefined> {
     const id = this.#nextId++;
-    const request: ListRequest = { id, list: folders.join("\0"), ...(next ? { next } : {}) };
+    const request: ListRequest = { id, list: folders.join("\0"), ...shared, ...(trees ? { trees: treesRequested(trees) } : {}) };
     return new Promise<ListResponse | undefined>((resolve) => {
       this.#waiting.set(id, (answer) => resolve(answer === undefined || "batch" in answer ? undefined : answer));
       worker.postMessage(request);

@@ -9,7 +9,7 @@ import { parsedSkillParts } from "../core/skillFormats.js";
 import { encodePartsBatch, type PartsBatch } from "../core/partsBatch.js";
 import { FILE_DECODER, filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
 import { uriFromPath } from "./fileUris.js";
-import { listFolderEntriesSync, listNextSharedChunk, type ListRequest, type ListResponse, type SharedChunks } from "./folderEntries.js";
+import { listFolderEntriesSync, listNextSharedChunk, treesOf, type ListRequest, type ListResponse, type SharedChunks } from "./folderEntries.js";
 
 /** Each file's skill parsed, packed; a file the main thread is to parse (unreadable, no skill, or a parse that failed or cannot travel) is left out. */
 function partsOfBatch(paths: readonly string[], batch: FileBatch): PartsBatch {
@@ -29,13 +29,14 @@ const port = parentPort;
 port?.on("message", (request: ReadRequest | ListRequest) => {
   if ("list" in request) {
     const folders = request.list.split("\0");
+    const trees = treesOf(request);
     if (request.next) {
       const chunks: SharedChunks = new Map();
-      while (listNextSharedChunk(folders, request.next, chunks));
+      while (listNextSharedChunk(folders, request.next, request.chunk ?? 1, chunks, trees));
       port.postMessage({ id: request.id, chunks } satisfies ListResponse);
       return;
     }
-    const entries = listFolderEntriesSync(folders);
+    const entries = listFolderEntriesSync(folders, trees);
     port.postMessage({ id: request.id, entries } satisfies ListResponse, [entries.counts.buffer as ArrayBuffer, entries.kinds.buffer as ArrayBuffer]);
     return;
   }

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BackgroundReader } from "./backgroundReader.js";
 import { uriFromPath } from "./fileUris.js";
-import { ENTRY_DIRECTORY, ENTRY_FILE, ENTRY_LINKED_DIRECTORY, ENTRY_OTHER, SHARED_LIST_CHUNK, type FolderEntries } from "./folderEntries.js";
+import { ENTRY_DIRECTORY, ENTRY_FILE, ENTRY_LINKED_DIRECTORY, ENTRY_OTHER, type FolderEntries, type FolderTrees } from "./folderEntries.js";
 import { FILE_DECODER, readFileBytesSync } from "./fileBytes.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MAX_SKILL_CHARS, SKILL_SUFFIX, agentDocumentRole, isAgentSkillUri, type Namespace } from "../core/index.js";
 import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
@@ -51,6 +51,8 @@ function isReadFileName(baseName: string, filePath: string): boolean {
   const uri = uriFromPath(filePath);
   return isAgentSkillUri(uri) || agentDocumentRole(uri) !== undefined;
 }
+
+const MARKDOWN = ".md";
 
 /** Markdown names read wherever they stand (see agentDocumentRole): no URI needs to be made for them. */
 const ALWAYS_READ = new Set([AGENT_SKILL_FILE, "skill.md", "CLAUDE.md", "AGENTS.md"]);
@@ -163,21 +165,63 @@ class WorkspaceWalk {
     }
   }
 
+  /** What the reading thread needs to list the deferred folders' trees ({@link FolderTrees}) as this walk would. */
+  treesOf(folders: readonly WalkFolder[]): FolderTrees {
+    return { ignore: this.#rules.text, relatives: folders.map((folder) => folder.relative) };
+  }
+
   /**
-   * Takes the listing of the deferred folders (in their order; {@link listFolderEntriesSync}) and defers
-   * the folders found in them in turn: files under a skill folder come from its listing, wherever it was made.
+   * Takes the listing of the deferred folders (in their order; {@link listFolderEntriesSync}), with their
+   * trees or not, and defers the folders found in them that it did not list (all, or those behind a link) in
+   * turn: files under a skill folder come from its listing, wherever it was made.
    */
   takeEntries(folders: readonly WalkFolder[], listed: FolderEntries): void {
+    const { within, folderNames } = listed;
+    // With the trees: each listed folder, undefined for one visited already (by a link) with all below it.
+    const records: (WalkFolder | undefined)[] = [];
     let at = 0;
-    for (const [i, folder] of folders.entries()) {
+    let top = 0;
+    for (let i = 0; i < listed.counts.length; i++) {
+      const holder = within?.[i] ?? -1;
+      const folder = holder < 0 ? folders[top++] : this.#listedBelow(records[holder], folderNames?.[i] ?? "");
+      if (within) records.push(folder);
       const count = listed.counts[i] ?? -1;
+      if (folder === undefined) {
+        at += Math.max(count, 0);
+        continue;
+      }
       const prefix = folder.directory.endsWith(path.sep) ? folder.directory : folder.directory + path.sep;
       for (let n = 0; n < count; n++, at++) {
         const name = listed.names[at] ?? "";
-        const kept = this.#take(folder, prefix, name, listed.kinds[at] ?? ENTRY_OTHER, listed.reals[at], this.#deferBelow);
+        const kind = listed.kinds[at] ?? ENTRY_OTHER;
+        // A plain folder of a tree came with it (its own record follows).
+        if (within && kind === ENTRY_DIRECTORY) continue;
+        const kept = kind === ENTRY_FILE ? this.#takeFileBelowSkills(folder, prefix, name) : this.#take(folder, prefix, name, kind, listed.reals[at], this.#deferBelow);
         if (kept !== undefined && !(folder.named === true && name === AGENT_SKILL_FILE)) this.added.push(kept);
       }
     }
+  }
+
+  /**
+   * A file of a deferred folder, kept or not: every folder deferred is below a `skills` folder, one of the
+   * agents' folders, where every Markdown is read (a skill file, a SKILL.md, or prose an agent reads).
+   */
+  #takeFileBelowSkills(folder: WalkFolder, prefix: string, name: string): string | undefined {
+    if (!name.slice(-MARKDOWN.length).toLowerCase().endsWith(MARKDOWN)) return undefined;
+    if (this.#rules.matchesFiles && this.#rules.ignores(`${folder.relative}/${name}`, false)) return undefined;
+    const full = prefix + name;
+    this.files.push(full);
+    return full;
+  }
+
+  /** A plain folder a tree's listing went down into, claimed now; undefined when it was visited already. */
+  #listedBelow(holder: WalkFolder | undefined, name: string): WalkFolder | undefined {
+    if (holder === undefined) return undefined;
+    const directory = holder.directory.endsWith(path.sep) ? holder.directory + name : holder.directory + path.sep + name;
+    const real = holder.real === holder.directory ? directory : path.join(holder.real, name);
+    if (this.#visited.has(real) || (real !== this.#realRoot && isAncestor(real, this.#realRoot))) return undefined;
+    this.#visited.add(real);
+    return { directory, real, relative: holder.relative === "" ? name : `${holder.relative}/${name}` };
   }
 
   /** One entry of a folder's listing: a file kept (answered), or a folder handed to `queue` unless the rules leave it out. */
@@ -272,13 +316,13 @@ export class FolderListing {
           for (let at = 0; at < folders.length; ) {
             if (this.#urgent) {
               const rest = folders.slice(at);
-              const chunks = await this.reader.listTogether(rest.map((folder) => folder.directory));
-              chunks.forEach((entries, i) => walk.takeEntries(rest.slice(i * SHARED_LIST_CHUNK, (i + 1) * SHARED_LIST_CHUNK), entries));
+              const chunks = await this.reader.listTogether(rest.map((folder) => folder.directory), walk.treesOf(rest));
+              for (const { from, to, entries } of chunks) walk.takeEntries(rest.slice(from, to), entries);
               break;
             }
             const chunk = folders.slice(at, at + LIST_CHUNK);
             at += chunk.length;
-            walk.takeEntries(chunk, await this.reader.list(chunk.map((folder) => folder.directory)));
+            walk.takeEntries(chunk, await this.reader.list(chunk.map((folder) => folder.directory), walk.treesOf(chunk)));
           }
         }
       }
