@@ -100,13 +100,21 @@ test("an editor open at start in a workspace of skill folders: its diagnostics k
   write("skills/alpha/loose.skill.md", "---\nsummary: A skill file inside a skill folder\n---\n# Loose\n");
   write("skills/alpha/deep/skills/nested-gamma/SKILL.md", skill("nested-gamma", "Back to /alpha."));
   write("skills/beta/notes.md", "# Notes\n");
+  const instructions = "# Team\n\nStart with /filler-650, then /loose; /nosuch-thing is no skill.\n";
+  write("CLAUDE.md", instructions);
   const client = await TestClient.start({ folders: [folder], awaitIndexing: false });
   try {
     const uri = uriOf(path.join(folder, "skills/alpha/SKILL.md"));
     await client.open(uri, text);
-    const early = await client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri } });
-    const unknown = early.items.filter((diagnostic) => String(diagnostic.code).startsWith("unknown-")).map((diagnostic) => diagnostic.message.split(" ")[0]);
-    assert.deepEqual(unknown, ["/beta"]);
+    // An agent's instructions open beside it: its references are known as early, by the same reads.
+    const instructionsUri = uriOf(path.join(folder, "CLAUDE.md"));
+    await client.open(instructionsUri, instructions);
+    const [early, earlyInstructions] = await Promise.all(
+      [uri, instructionsUri].map((one) => client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: one } })),
+    );
+    const unknownOf = (report: { items: Diagnostic[] } | undefined) => (report?.items ?? []).filter((diagnostic) => String(diagnostic.code).startsWith("unknown-")).map((diagnostic) => diagnostic.message.split(" ")[0]);
+    assert.deepEqual(unknownOf(early), ["/beta"]);
+    assert.deepEqual(unknownOf(earlyInstructions), ["/nosuch-thing"]);
     // The index's end is logged before anything sent after it: none came yet, so the answer came before it.
     assert.ok(!client.messages.some((message) => message.startsWith("Indexed ")), "answered while the workspace was still being read (else the test proves less)");
     await client.indexed;

@@ -72,7 +72,7 @@ export class ListedWorkspace {
   readFor(namespace: Namespace, uri: string, skip: (uri: string) => boolean): void {
     const skill = namespace.skill(uri);
     const slugs = new Set<string>(skill ? [skill.slug] : []);
-    for (const mention of skill?.mentions ?? namespace.config(uri)?.mentions ?? []) slugs.add(mention.slug);
+    for (const mention of skill?.mentions ?? namespace.document(uri)?.mentions ?? namespace.config(uri)?.mentions ?? []) slugs.add(mention.slug);
     for (const slug of slugs) {
       const claimants = this.#claimants.get(slug);
       if (typeof claimants === "string") this.#readInto(namespace, claimants, skip, true);
