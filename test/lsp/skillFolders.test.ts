@@ -123,3 +123,35 @@ test("an editor open at start in a workspace of skill folders: its diagnostics k
     removeWorkspace(folder);
   }
 });
+
+test("an editor whose every name the first listing holds is answered at once; a duplicate listed later comes with its next pull", { timeout: 120_000 }, async () => {
+  const { folder, write } = fillerWorkspace();
+  const text = skill("alpha", "Use /filler-3 and /filler-5.");
+  write("skills/alpha/SKILL.md", text);
+  // Claimants only the skill folders' listing finds: a nested skill of alpha's own name, a skill file of filler-5's.
+  write("skills/filler-8/extra/skills/alpha/SKILL.md", skill("alpha", "A second alpha."));
+  write("skills/filler-9/filler-5.skill.md", "---\nsummary: A second filler-5\n---\n# Filler 5\n");
+  // Folders enough below the skills that their listing takes a while after the first.
+  for (let i = 0; i < 400; i++) write(`skills/filler-${i}/references/part-${i % 7}/notes.md`, "# Notes\n");
+  const client = await TestClient.start({ folders: [folder], awaitIndexing: false });
+  try {
+    const uri = uriOf(path.join(folder, "skills/alpha/SKILL.md"));
+    await client.open(uri, text);
+    const pull = (previousResultId?: string) => client.connection.sendRequest<{ kind: string; resultId?: string; items?: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri }, ...(previousResultId ? { previousResultId } : {}) });
+    const codes = (report: { items?: Diagnostic[] }) => (report.items ?? []).map((diagnostic) => String(diagnostic.code)).sort();
+    const first = await pull();
+    assert.deepEqual(codes(first).filter((code) => code.startsWith("unknown-")), [], "no name is unknown while the rest is listed");
+    assert.ok(!codes(first).includes("duplicate-handle"), "answered before the skill folders were all listed (else the test proves less)");
+    // The listing then gives alpha a second claimant: the client is asked to pull again, before the index ends.
+    await client.waitFor(() => client.refreshes.includes("diagnostics"), 20_000);
+    const indexedBefore = client.messages.some((message) => message.startsWith("Indexed "));
+    const again = await pull(first.resultId);
+    assert.equal(again.kind, "full", "a new result");
+    assert.ok(codes(again).includes("duplicate-handle"), `the duplicate is reported: ${codes(again).join(", ")}`);
+    assert.equal(indexedBefore, false, "the refresh came from the listing, before the index ended");
+    await client.indexed;
+  } finally {
+    await client.stop();
+    removeWorkspace(folder);
+  }
+});

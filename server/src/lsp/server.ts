@@ -38,7 +38,7 @@ import {
   type SkillSettings,
 } from "../../../shared/protocol.js";
 import { CONFIG_FILE_NAME, IGNORE_FILE_NAME, IgnoreRules, MoveDetector, Namespace, isRefusal, isSkillUri, skillBodyFingerprint, type Refusal } from "../core/index.js";
-import { ListedWorkspace } from "../node/listedWorkspace.js";
+import { ListedWorkspace, namesOf } from "../node/listedWorkspace.js";
 import { ThreadedPairFinder } from "../node/threadedJoin.js";
 import { canonicalUri, findWorkspaceFiles, FolderListing, isIgnoredPath, isReadFile, loadFolders, pathFromUri, readIgnoreRules, readWorkspaceFile, readWorkspaceFileSync, uriFromPath } from "../node/workspaceFiles.js";
 import { complete, resolveCompletion, type CompletionOptions } from "../service/completion.js";
@@ -206,6 +206,11 @@ export class SkillServer {
   #firstListed: Promise<ListedWorkspace | undefined> | undefined;
   /** Tells the listing started at `initialize`, until it ends, that an editor waits for it. */
   #hurryListing: (() => void) | undefined;
+  /**
+   * Open editors answered from the first listing's claims before the skill folders were all listed: listing
+   * them can add a claimant to a name one of them holds (a duplicate), and then their client pulls again.
+   */
+  readonly #answeredEarly = new Set<string>();
   /** The same listing once it is made, until the folders are read. */
   #listed: ListedWorkspace | undefined;
   /** The workspace folders' listing, started as soon as `initialize` names them. */
@@ -370,13 +375,20 @@ export class SkillServer {
       // An open editor's diagnostics need only the files its own handle and its mentions name: read those, not the workspace.
       if (listing && this.#documents.get(uri)) {
         const isOpen = (other: string) => this.#documents.get(other) !== undefined;
-        // While the skill folders are listed on the reading thread, the claims the first listing names are read
-        // here: the whole listing then adds only those of the claimants it alone finds (a skill deep in a folder).
+        // While the skill folders are listed, the claims the first listing names are read here: an editor whose
+        // every name they hold is answered at once (see #answeredEarly), the others once the whole listing adds
+        // the claimants it alone finds (a skill deep in a folder).
+        let early = false;
         if (!this.#listed) {
           const first = await this.#firstListed;
-          if (!this.#listed) first?.readFor(this.#namespace, uri, isOpen);
+          if (!this.#listed && first) {
+            first.readConfigs(this.#namespace, isOpen);
+            first.readFor(this.#namespace, uri, isOpen);
+            early = this.#client.diagnosticRefresh && first.knowsEveryName(this.#namespace, uri);
+            if (early) this.#answeredEarly.add(uri);
+          }
         }
-        (await listing).readFor(this.#namespace, uri, isOpen);
+        if (!early) (await listing).readFor(this.#namespace, uri, isOpen);
       } else await this.#settled();
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
@@ -544,7 +556,12 @@ export class SkillServer {
       // the open editors' answers read while those folders were listed (see the document diagnostics).
       const firstListed = listing.first.then((files) => new ListedWorkspace(files));
       this.#firstListed = firstListed.then((listed) => (listing.skillFolders > 0 ? listed : undefined), () => undefined);
-      this.#listing = Promise.all([firstListed, listing.added]).then(([listed, added]) => this.#listedNow(listed.add(added)), () => new ListedWorkspace([]));
+      this.#listing = Promise.all([firstListed, listing.added]).then(([listed, added]) => {
+        const claimed = new Set<string>();
+        listed.add(added, claimed);
+        this.#answerAgain(claimed);
+        return this.#listedNow(listed);
+      }, () => new ListedWorkspace([]));
     }
     return {
       capabilities: serverCapabilities(this.#client, { tokenTypes: TOKEN_TYPES, tokenModifiers: TOKEN_MODIFIERS }),
@@ -579,6 +596,22 @@ export class SkillServer {
         ],
       });
     }
+  }
+
+  /** The editors answered early that depend on a name the rest of the listing gave a claimant: their client pulls again. */
+  #answerAgain(claimed: ReadonlySet<string>): void {
+    const again = new Set<string>();
+    for (const uri of this.#answeredEarly) {
+      if (!this.#namespace.has(uri)) continue;
+      for (const slug of namesOf(this.#namespace, uri)) if (claimed.has(slug)) again.add(uri);
+    }
+    this.#answeredEarly.clear();
+    if (again.size === 0) return;
+    this.#afterChange(again, true);
+    // Sent now rather than after the usual pause: the client pulls again before the index reads on.
+    clearTimeout(this.#pendingFlush);
+    this.#pendingFlush = undefined;
+    this.#flush();
   }
 
   /** The listing made: the `skills.json` files read, and the pushed diagnostics held back for it sent. */

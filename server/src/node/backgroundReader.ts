@@ -28,6 +28,11 @@ const BATCH_FILES = 128;
 const BATCHES_AHEAD = 6;
 /** Of those, how many the thread may be asked to parse as well. */
 const PARSING_AHEAD = 3;
+/**
+ * Turns of the event loop this thread lets by after each chunk of a listing it shares: a connection takes one
+ * message a turn, and the editors' messages (their texts, their requests) come before the listing's rest.
+ */
+const TURNS_PER_SHARED_CHUNK = 8;
 
 function startWorker(): Worker | undefined {
   return startBundledWorker("reader-worker.js", "readerWorker.ts", { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB });
@@ -189,8 +194,8 @@ export class BackgroundReader {
 
   /**
    * The entries of the folders as {@link list} answers them, in chunks ({@link sharedChunkSize}) in order, listed by this thread and the reading thread at once, each taking the next chunk whenever it is free
-   * (a thread still booting takes none). This thread lets a turn of other work in after each chunk: the open
-   * editors at start, who wait for the whole listing, have their own messages to be taken in meanwhile.
+   * (a thread still booting takes none). This thread lets other work in after each chunk: the open editors at
+   * start, who wait for the whole listing, have their own messages to be taken in meanwhile.
    */
   async listTogether(folders: readonly string[], trees?: FolderTrees): Promise<ListedChunk[]> {
     const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
@@ -198,7 +203,9 @@ export class BackgroundReader {
     const worker = this.#thread();
     const theirs = worker ? this.#askList(worker, folders, trees, { next, chunk: size }) : undefined;
     const mine: SharedChunks = new Map();
-    while (listNextSharedChunk(folders, next, size, mine, trees)) await new Promise((resolve) => setImmediate(resolve));
+    while (listNextSharedChunk(folders, next, size, mine, trees)) {
+      for (let turn = 0; turn < TURNS_PER_SHARED_CHUNK; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
     // The thread took a chunk: its answer comes once every chunk is taken. A thread lost meanwhile answers nothing.
     const answer = mine.size < Math.ceil(folders.length / size) ? await theirs : undefined;
     const chunks: ListedChunk[] = [];

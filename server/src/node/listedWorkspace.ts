@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { CONFIG_FILE_NAME, SKILL_SUFFIX, claimingPart, slugKey, type Namespace } from "../core/index.js";
+import { CONFIG_FILE_NAME, SKILL_SUFFIX, claimingPart, slugKey, type ConfigMention, type Mention, type Namespace, type Reference } from "../core/index.js";
 import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
 import { hasSkillSuffix, readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
 
@@ -34,9 +34,10 @@ export class ListedWorkspace {
 
   /**
    * Takes in more listed files: what listing the skill folders found besides their SKILL.md. The files read
-   * ahead so far stay read: the same workspace serves the open editors before and after.
+   * ahead so far stay read: the same workspace serves the open editors before and after. `claimed` is given
+   * the slugs that gained a claimant.
    */
-  add(files: readonly string[]): this {
+  add(files: readonly string[], claimed?: Set<string>): this {
     const configName = path.sep + CONFIG_FILE_NAME;
     for (const file of files) {
       if (file.endsWith(configName)) {
@@ -46,12 +47,27 @@ export class ListedWorkspace {
       const handle = this.#claimedHandle(file);
       if (handle === undefined) continue;
       const slug = slugKey(handle);
+      claimed?.add(slug);
       const claimants = this.#claimants.get(slug);
       if (claimants === undefined) this.#claimants.set(slug, file);
       else if (typeof claimants === "string") this.#claimants.set(slug, [claimants, file]);
       else claimants.push(file);
     }
     return this;
+  }
+
+  /**
+   * True when every name the diagnostics of `uri` depend on (its own handle, each slug it mentions, a link's
+   * skill) is held already, read ahead from the files this listing names: listing more files can then add a
+   * claimant to a name (a duplicate), never take one away, so no reference is reported falsely as unknown.
+   */
+  knowsEveryName(namespace: Namespace, uri: string): boolean {
+    for (const mention of mentionsOf(namespace, uri)) {
+      if (namespace.claimants(mention.slug).length === 0 && namespace.tool(mention.slug) === undefined) return false;
+      const target = (mention as Reference).target;
+      if (target !== undefined && !namespace.has(target)) return false;
+    }
+    return true;
   }
 
   /** True for a file read whole ahead: the whole read skips it (not one read for its claim alone). */
@@ -70,10 +86,7 @@ export class ListedWorkspace {
    * each up to the end of its frontmatter. `skip` names files not to take from the disk (open in an editor).
    */
   readFor(namespace: Namespace, uri: string, skip: (uri: string) => boolean): void {
-    const skill = namespace.skill(uri);
-    const slugs = new Set<string>(skill ? [skill.slug] : []);
-    for (const mention of skill?.mentions ?? namespace.document(uri)?.mentions ?? namespace.config(uri)?.mentions ?? []) slugs.add(mention.slug);
-    for (const slug of slugs) {
+    for (const slug of namesOf(namespace, uri)) {
       const claimants = this.#claimants.get(slug);
       if (typeof claimants === "string") this.#readInto(namespace, claimants, skip, true);
       else for (const file of claimants ?? []) this.#readInto(namespace, file, skip, true);
@@ -98,6 +111,19 @@ export class ListedWorkspace {
     (part.length < text.length ? this.#claimsRead : this.#read).add(uri);
     namespace.set(uri, part);
   }
+}
+
+/** What a held file mentions: a skill's, an agent document's or a `skills.json` file's mentions. */
+function mentionsOf(namespace: Namespace, uri: string): readonly (Mention | ConfigMention)[] {
+  return namespace.skill(uri)?.mentions ?? namespace.document(uri)?.mentions ?? namespace.config(uri)?.mentions ?? [];
+}
+
+/** The slugs (as keys) a held file's diagnostics depend on: its own handle and the slugs it mentions. */
+export function namesOf(namespace: Namespace, uri: string): Set<string> {
+  const skill = namespace.skill(uri);
+  const slugs = new Set<string>(skill ? [slugKey(skill.slug)] : []);
+  for (const mention of mentionsOf(namespace, uri)) slugs.add(slugKey(mention.slug));
+  return slugs;
 }
 
 /** The handle a skill's path claims: a `<handle>.skill.md` file's name without the suffix, an Agent Skill's folder name. */
