@@ -100,8 +100,9 @@ test("an editor open at start in a workspace of skill folders: its diagnostics k
   write("skills/alpha/loose.skill.md", "---\nsummary: A skill file inside a skill folder\n---\n# Loose\n");
   write("skills/alpha/deep/skills/nested-gamma/SKILL.md", skill("nested-gamma", "Back to /alpha."));
   write("skills/beta/notes.md", "# Notes\n");
-  const instructions = "# Team\n\nStart with /filler-650, then /loose; /nosuch-thing is no skill.\n";
+  const instructions = "# Team\n\nStart with /filler-650, then /loose; /nosuch-thing is no skill, /deep-delto a slip.\n";
   write("CLAUDE.md", instructions);
+  write("skills/filler-20/more/skills/deep-delta/SKILL.md", skill("deep-delta", "Found by the folders' listing alone."));
   const client = await TestClient.start({ folders: [folder], awaitIndexing: false });
   try {
     const uri = uriOf(path.join(folder, "skills/alpha/SKILL.md"));
@@ -114,10 +115,19 @@ test("an editor open at start in a workspace of skill folders: its diagnostics k
     );
     const unknownOf = (report: { items: Diagnostic[] } | undefined) => (report?.items ?? []).filter((diagnostic) => String(diagnostic.code).startsWith("unknown-")).map((diagnostic) => diagnostic.message.split(" ")[0]);
     assert.deepEqual(unknownOf(early), ["/beta"]);
-    assert.deepEqual(unknownOf(earlyInstructions), ["/nosuch-thing"]);
+    assert.deepEqual(unknownOf(earlyInstructions), ["/nosuch-thing", "/deep-delto"]);
     // The index's end is logged before anything sent after it: none came yet, so the answer came before it.
     assert.ok(!client.messages.some((message) => message.startsWith("Indexed ")), "answered while the workspace was still being read (else the test proves less)");
     await client.indexed;
+    // What the first answers said is what the whole index says: a slip's "did you mean" too, though the skill it
+    // slipped from is deep in a folder, read after the rest.
+    const messagesOf = (report: { items: Diagnostic[] } | undefined) => (report?.items ?? []).map((diagnostic) => `${diagnostic.severity} ${diagnostic.message}`).sort();
+    const [late, lateInstructions] = await Promise.all(
+      [uri, instructionsUri].map((one) => client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: one } })),
+    );
+    assert.deepEqual(messagesOf(early), messagesOf(late));
+    assert.deepEqual(messagesOf(earlyInstructions), messagesOf(lateInstructions));
+    assert.ok(messagesOf(earlyInstructions).some((message) => message.includes("/deep-delto is not a skill: did you mean /deep-delta")), messagesOf(earlyInstructions).join("; "));
   } finally {
     await client.stop();
     removeWorkspace(folder);

@@ -10,6 +10,7 @@ export * from "./similarity.js";
 export * from "./similarityIndex.js";
 export * from "./menuCompetition.js";
 export * from "./mentionCandidates.js";
+export * from "./nearNames.js";
 export * from "./skillFile.js";
 export * from "./skillFormats.js";
 export * from "./partsBatch.js";

@@ -3,6 +3,7 @@ import { DiagnosticCodes, type CoreDiagnostic, type RelatedInformation } from ".
 import { MenuCompetition, type PairFinder } from "./menuCompetition.js";
 import { MentionCandidates, type CandidateSlots } from "./mentionCandidates.js";
 import { MentionIndex } from "./mentionIndex.js";
+import { NearNames } from "./nearNames.js";
 import { advertisedLineLength, advertisedLineOf, countAdvertisedLines, MenuTally } from "./alignment.js";
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
@@ -135,7 +136,7 @@ export class Namespace {
   #nearCandidates:
     | {
         readonly generation: number;
-        readonly buckets: ReadonlyMap<string, readonly { readonly slug: string; readonly counts: Int8Array }[]>;
+        readonly names: NearNames;
         /** Each name's answer: a real library's 9,882 unknown references name 2,127 names (`/tmp` 123 times). */
         readonly answers: Map<string, readonly string[]>;
       }
@@ -872,29 +873,13 @@ export class Namespace {
     const known = this.#nearCandidates?.generation === this.#menuGeneration ? this.#nearCandidates.answers.get(name) : undefined;
     if (known) return known;
     if (this.#nearCandidates?.generation !== this.#menuGeneration) {
-      const buckets = new Map<string, { slug: string; counts: Int8Array }[]>();
-      // Each handle once: a handle that several files claim (a library of libraries has three `seo` skills) was
-      // suggested once for each of them ("did you mean /seo, /seo, /seo?").
-      const seen = new Set<string>();
-      for (const skill of this.#skills.values()) {
-        if (!skill.validHandle || !skill.enabled || seen.has(skill.slug)) continue;
-        seen.add(skill.slug);
-        const key = `${skill.slug.charAt(0)}${skill.slug.length}`;
-        const bucket = buckets.get(key) ?? [];
-        bucket.push({ slug: skill.slug, counts: letterCounts(skill.slug) });
-        buckets.set(key, bucket);
-      }
-      this.#nearCandidates = { generation: this.#menuGeneration, buckets, answers: new Map() };
+      // Each handle once (NearNames): a handle that several files claim (a library of libraries has three `seo`
+      // skills) was suggested once for each of them ("did you mean /seo, /seo, /seo?").
+      const names = new NearNames();
+      for (const skill of this.#skills.values()) if (skill.validHandle && skill.enabled) names.add(skill.slug);
+      this.#nearCandidates = { generation: this.#menuGeneration, names, answers: new Map() };
     }
-    const bound = Math.max(2, Math.floor(name.length / 3));
-    const counts = letterCounts(name);
-    const candidates: string[] = [];
-    for (let length = Math.max(1, name.length - bound); length <= name.length + bound; length++) {
-      for (const candidate of this.#nearCandidates.buckets.get(`${name.charAt(0)}${length}`) ?? []) {
-        if (countDistance(counts, candidate.counts) <= 2 * bound) candidates.push(candidate.slug);
-      }
-    }
-    const near = nearest(name, candidates, 3);
+    const near = nearest(name, this.#nearCandidates.names.candidates(name), 3);
     // Names typed one letter at a time would add up between claims' changes: a saving, not a registry.
     if (this.#nearCandidates.answers.size >= 10_000) this.#nearCandidates.answers.clear();
     this.#nearCandidates.answers.set(name, near);
@@ -1046,19 +1031,3 @@ function relinkTarget(fromUri: string, skillUri: string, written: string): strin
 }
 
 /** How often each of a handle's characters (`a-z`, `0-9`, `-`) occurs in it. */
-function letterCounts(handle: string): Int8Array {
-  const counts = new Int8Array(37);
-  for (let i = 0; i < handle.length; i++) {
-    const code = handle.charCodeAt(i);
-    const index = code >= 97 && code <= 122 ? code - 97 : code >= 48 && code <= 57 ? code - 22 : 36;
-    counts[index] = (counts[index] ?? 0) + 1;
-  }
-  return counts;
-}
-
-/** A lower bound of the edit distance, times two: each edit changes at most two of the letter counts by one. */
-function countDistance(a: Int8Array, b: Int8Array): number {
-  let difference = 0;
-  for (let i = 0; i < 37; i++) difference += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
-  return difference;
-}

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { CONFIG_FILE_NAME, SKILL_SUFFIX, claimingPart, slugKey, type ConfigMention, type Mention, type Namespace, type Reference } from "../core/index.js";
+import { CONFIG_FILE_NAME, NearNames, SKILL_SUFFIX, claimingPart, slugKey, type ConfigMention, type Mention, type Namespace, type Reference } from "../core/index.js";
 import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
 import { hasSkillSuffix, readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
 
@@ -22,6 +22,8 @@ export class ListedWorkspace {
   /** The URI of each listed file asked for so far. */
   readonly #uris = new Map<string, string>();
   readonly #claimedHandle: (file: string) => string | undefined;
+  /** Every listed handle, for the near misses of a name no file claims; made when first asked. */
+  #nearNames: NearNames | undefined;
 
   /**
    * `files` as the listing found them (skill files and `skills.json`); `claimedHandle` says which handle a
@@ -48,6 +50,7 @@ export class ListedWorkspace {
       if (handle === undefined) continue;
       const slug = slugKey(handle);
       claimed?.add(slug);
+      this.#nearNames?.add(slug);
       const claimants = this.#claimants.get(slug);
       if (claimants === undefined) this.#claimants.set(slug, file);
       else if (typeof claimants === "string") this.#claimants.set(slug, [claimants, file]);
@@ -87,10 +90,24 @@ export class ListedWorkspace {
    */
   readFor(namespace: Namespace, uri: string, skip: (uri: string) => boolean): void {
     for (const slug of namesOf(namespace, uri)) {
-      const claimants = this.#claimants.get(slug);
-      if (typeof claimants === "string") this.#readInto(namespace, claimants, skip, true);
-      else for (const file of claimants ?? []) this.#readInto(namespace, file, skip, true);
+      if (this.#claimants.has(slug)) this.#readClaimants(namespace, slug, skip);
+      // A name no file claims is reported with the skills it may be a slip for: those are read too.
+      else for (const near of this.#listedNearNames().candidates(slug)) this.#readClaimants(namespace, near, skip);
     }
+  }
+
+  #readClaimants(namespace: Namespace, slug: string, skip: (uri: string) => boolean): void {
+    const claimants = this.#claimants.get(slug);
+    if (typeof claimants === "string") this.#readInto(namespace, claimants, skip, true);
+    else for (const file of claimants ?? []) this.#readInto(namespace, file, skip, true);
+  }
+
+  #listedNearNames(): NearNames {
+    if (this.#nearNames === undefined) {
+      this.#nearNames = new NearNames();
+      for (const slug of this.#claimants.keys()) this.#nearNames.add(slug);
+    }
+    return this.#nearNames;
   }
 
   /** `claimOnly`: the namespace is given the file's claiming part ({@link claimingPart}), not its whole text. */
