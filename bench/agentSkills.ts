@@ -28,6 +28,8 @@ const SERVER = path.resolve(__dirname, "../dist/server.js");
 interface Figures {
   /** Spawn to the diagnostics of 50 editors opened right after `initialize` (a fresh server of its own). */
   readonly openEditorsMs: number;
+  /** Spawn to the diagnostics of the first half of them: the editors whose every name the first listing holds come first. */
+  readonly halfEditorsMs: number;
   readonly coldMs: number;
   /** The peak resident memory once every file's diagnostics are in, in MB. */
   readonly peakMb: number;
@@ -77,7 +79,7 @@ async function initialize(connection: ReturnType<typeof spawnServer>["connection
  * The user's first scenario, as bench/run.ts measures it for `.skill.md` files: a fresh server, the editors a
  * restored window has open opened right after `initialize`, until every one has its diagnostics.
  */
-async function openEditors(folder: string, fileOf: (handle: string) => string, workspace: GeneratedWorkspace): Promise<number> {
+async function openEditors(folder: string, fileOf: (handle: string) => string, workspace: GeneratedWorkspace): Promise<{ all: number; half: number }> {
   const server = startServer();
   const connection = server.connection;
   connection.onNotification("$/progress", () => undefined);
@@ -92,15 +94,16 @@ async function openEditors(folder: string, fileOf: (handle: string) => string, w
       void connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "markdown", version: 1, text: readFileSync(file, "utf8") } });
       return uri;
     });
-    await Promise.all(uris.map((uri) => connection.sendRequest("textDocument/diagnostic", { textDocument: { uri } })));
-    return performance.now() - server.spawnedAt;
+    const answered: number[] = [];
+    await Promise.all(uris.map((uri) => connection.sendRequest("textDocument/diagnostic", { textDocument: { uri } }).then(() => answered.push(performance.now() - server.spawnedAt))));
+    return { all: performance.now() - server.spawnedAt, half: answered.sort((a, b) => a - b)[Math.ceil(answered.length / 2) - 1] ?? 0 };
   } finally {
     await stopServer(server);
   }
 }
 
 async function measure(folder: string, fileOf: (handle: string) => string, sigil: string, workspace: GeneratedWorkspace, rounds: number): Promise<Figures> {
-  const openEditorsMs = await openEditors(folder, fileOf, workspace);
+  const { all: openEditorsMs, half: halfEditorsMs } = await openEditors(folder, fileOf, workspace);
   const server = startServer();
   const connection = server.connection;
   let indexed: () => void = () => undefined;
@@ -151,7 +154,7 @@ async function measure(folder: string, fileOf: (handle: string) => string, sigil
       await connection.sendRequest("textDocument/completion", { textDocument: { uri: plainUri }, position: end });
       if (round >= 0) times.completion.push(performance.now() - started);
     }
-    return { openEditorsMs, coldMs, peakMb, referencesMs: times.references, renameMs: times.rename, completionMs: times.completion, references, renamedFiles };
+    return { openEditorsMs, halfEditorsMs, coldMs, peakMb, referencesMs: times.references, renameMs: times.rename, completionMs: times.completion, references, renamedFiles };
   } finally {
     await connection.sendRequest("shutdown").catch(() => undefined);
     await connection.sendNotification("exit").catch(() => undefined);
@@ -180,16 +183,18 @@ async function main(): Promise<void> {
     const median = (values: number[]) => percentile(values, 50);
     const figure = (shape: keyof typeof shapes, pick: (figures: Figures) => number | number[]) => median(taken[shape].flatMap(pick));
     const verdicts: string[] = [];
-    const row = (label: string, goal: string, pick: (figures: Figures) => number | number[], unit = "ms") => {
+    const row = (label: string, goal: string | undefined, pick: (figures: Figures) => number | number[], unit = "ms") => {
       const [a, b] = [figure("files", pick), figure("folders", pick)];
       const ratio = b / a;
-      verdicts.push(`${`${goal}: SKILL.md folders ≤ ${GOAL_RATIO}× the files (${size.toLocaleString("en")})`.padEnd(62)}${`${ratio.toFixed(2)}×`.padStart(18)}   ${ratio <= GOAL_RATIO ? "holds" : "MISSED"}`);
+      if (goal !== undefined) verdicts.push(`${`${goal}: SKILL.md folders ≤ ${GOAL_RATIO}× the files (${size.toLocaleString("en")})`.padEnd(62)}${`${ratio.toFixed(2)}×`.padStart(18)}   ${ratio <= GOAL_RATIO ? "holds" : "MISSED"}`);
       return `| ${label} | ${a.toFixed(1)} ${unit} | ${b.toFixed(1)} ${unit} | ${ratio.toFixed(2)}× |`;
     };
     const last = (shape: keyof typeof shapes) => taken[shape][taken[shape].length - 1];
     console.log(`${size.toLocaleString("en")} skills, ${runs} runs (alternating), ${rounds} rounds each: open editors and cold start the median of the runs, operations of ${runs * rounds} samples; load average ${loadAverage()}\n`);
     console.log("| figure | .skill.md files | SKILL.md folders | ratio |\n| --- | --- | --- | --- |");
     console.log(row("editors open at start: their 50 diagnostics", "open editors", (figures) => figures.openEditorsMs));
+    // No goal of its own: what most of those editors wait for (an editor naming no skill waits for the whole listing).
+    console.log(row("editors open at start: the first 25 of them", undefined, (figures) => figures.halfEditorsMs));
     console.log(row("cold start to every file's diagnostics", "cold start", (figures) => figures.coldMs));
     console.log(row("peak resident memory then", "peak memory", (figures) => figures.peakMb, "MB"));
     console.log(row(`references of a skill (${last("files")?.references} / ${last("folders")?.references} locations)`, "references", (figures) => figures.referencesMs));
