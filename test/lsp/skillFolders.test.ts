@@ -20,6 +20,11 @@ function skill(name: string, body: string): string {
   return `---\nname: ${name}\ndescription: The ${name} skill, for the test.\n---\n# ${name}\n\n${body}\n`;
 }
 
+/** A file's pulled diagnostics: a full report (its items), or unchanged since `previousResultId`. */
+function pullDiagnostics(client: TestClient, uri: string, previousResultId?: string): Promise<{ kind: string; resultId?: string; items: Diagnostic[] }> {
+  return client.connection.sendRequest("textDocument/diagnostic", { textDocument: { uri }, ...(previousResultId ? { previousResultId } : {}) });
+}
+
 /** A fresh folder of FILLERS skill folders, and a way to write more files into it. */
 function fillerWorkspace(): { folder: string; write: (relative: string, text: string) => void } {
   const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-folders-"));
@@ -111,7 +116,7 @@ test("an editor open at start in a workspace of skill folders: its diagnostics k
     const instructionsUri = uriOf(path.join(folder, "CLAUDE.md"));
     await client.open(instructionsUri, instructions);
     const [early, earlyInstructions] = await Promise.all(
-      [uri, instructionsUri].map((one) => client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: one } })),
+      [uri, instructionsUri].map((one) => pullDiagnostics(client, one)),
     );
     const unknownOf = (report: { items: Diagnostic[] } | undefined) => (report?.items ?? []).filter((diagnostic) => String(diagnostic.code).startsWith("unknown-")).map((diagnostic) => diagnostic.message.split(" ")[0]);
     assert.deepEqual(unknownOf(early), ["/beta"]);
@@ -123,7 +128,7 @@ test("an editor open at start in a workspace of skill folders: its diagnostics k
     // slipped from is deep in a folder, read after the rest.
     const messagesOf = (report: { items: Diagnostic[] } | undefined) => (report?.items ?? []).map((diagnostic) => `${diagnostic.severity} ${diagnostic.message}`).sort();
     const [late, lateInstructions] = await Promise.all(
-      [uri, instructionsUri].map((one) => client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: one } })),
+      [uri, instructionsUri].map((one) => pullDiagnostics(client, one)),
     );
     assert.deepEqual(messagesOf(early), messagesOf(late));
     assert.deepEqual(messagesOf(earlyInstructions), messagesOf(lateInstructions));
@@ -147,7 +152,7 @@ test("an editor whose every name the first listing holds is answered at once; a 
   try {
     const uri = uriOf(path.join(folder, "skills/alpha/SKILL.md"));
     await client.open(uri, text);
-    const pull = (previousResultId?: string) => client.connection.sendRequest<{ kind: string; resultId?: string; items?: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri }, ...(previousResultId ? { previousResultId } : {}) });
+    const pull = (previousResultId?: string) => pullDiagnostics(client, uri, previousResultId);
     const codes = (report: { items?: Diagnostic[] }) => (report.items ?? []).map((diagnostic) => String(diagnostic.code)).sort();
     const first = await pull();
     assert.deepEqual(codes(first).filter((code) => code.startsWith("unknown-")), [], "no name is unknown while the rest is listed");

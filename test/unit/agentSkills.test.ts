@@ -166,6 +166,13 @@ describe("a near miss in Agent Skills prose", () => {
   });
 });
 
+/** One test per path: whether the rules leave it out (as a folder when its second value is true). */
+function ignoreCases(label: string, rules: IgnoreRules, cases: readonly (readonly [string, boolean, boolean])[]): void {
+  for (const [path, directory, ignored] of cases) {
+    test(`${label}${path}${directory ? "/" : ""} ${ignored ? "is" : "is not"} ignored`, () => assert.equal(rules.ignores(path, directory), ignored));
+  }
+}
+
 describe("ignore rules (.skillignore, gitignore syntax)", () => {
   const rules = new IgnoreRules("# drafts\ndrafts/*\n!drafts/keep\n*.tmp.md\n/top.md\nlogs/\n");
   const cases: readonly [string, boolean, boolean][] = [
@@ -186,9 +193,7 @@ describe("ignore rules (.skillignore, gitignore syntax)", () => {
     ["a/logs/x.md", false, true],
     ["skills/pdf/SKILL.md", false, false],
   ];
-  for (const [path, directory, ignored] of cases) {
-    test(`${path}${directory ? "/" : ""} ${ignored ? "is" : "is not"} ignored`, () => assert.equal(rules.ignores(path, directory), ignored));
-  }
+  ignoreCases("", rules, cases);
   test("a negation re-includes a default folder", () => assert.equal(new IgnoreRules("!build/").ignores("build", true), false));
   // Rules for folders alone leave every file at the root in; the files inside a matched folder stay out.
   const foldersOnly = new IgnoreRules("drafts/\n");
@@ -200,9 +205,7 @@ describe("ignore rules (.skillignore, gitignore syntax)", () => {
     ["a/dist/plan.skill.md", false, true],
     ["a/plan.skill.md", false, false],
   ];
-  for (const [path, directory, ignored] of folderCases) {
-    test(`with folder rules only: ${path}${directory ? "/" : ""} ${ignored ? "is" : "is not"} ignored`, () => assert.equal(foldersOnly.ignores(path, directory), ignored));
-  }
+  ignoreCases("with folder rules only: ", foldersOnly, folderCases);
   test("a file rule still reaches a file at the root", () => assert.equal(new IgnoreRules("*.draft.skill.md\n").ignores("plan.draft.skill.md", false), true));
   // A walk asks nothing of the files of a folder it kept when no rule can match a file: they are kept with it.
   test("with folder rules alone, a file is left out exactly when its folder is", () => {
@@ -234,9 +237,7 @@ describe("ignore rules (.skillignore, gitignore syntax)", () => {
     ["yz/plan.skill.md", false, true],
     ["#notes", false, true],
   ];
-  for (const [path, directory, ignored] of wildcardCases) {
-    test(`with wildcards: ${path}${directory ? "/" : ""} ${ignored ? "is" : "is not"} ignored`, () => assert.equal(wildcards.ignores(path, directory), ignored));
-  }
+  ignoreCases("with wildcards: ", wildcards, wildcardCases);
 });
 
 /** Applies a rename plan as an editor would: the text edits, then the folder (or file) move. */
