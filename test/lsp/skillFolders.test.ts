@@ -105,10 +105,13 @@ test("an editor open at start in a workspace of skill folders: its diagnostics k
   write("skills/alpha/loose.skill.md", "---\nsummary: A skill file inside a skill folder\n---\n# Loose\n");
   write("skills/alpha/deep/skills/nested-gamma/SKILL.md", skill("nested-gamma", "Back to /alpha."));
   write("skills/beta/notes.md", "# Notes\n");
-  const instructions = "# Team\n\nStart with /filler-650, then /loose; /nosuch-thing is no skill, /deep-delto a slip.\n";
+  const instructions = "# Team\n\nStart with /filler-650, then /loose; /nosuch-thing is no skill, /deep-delto a slip, /deploy our command.\n";
   write("CLAUDE.md", instructions);
   write("skills/filler-20/more/skills/deep-delta/SKILL.md", skill("deep-delta", "Found by the folders' listing alone."));
-  const client = await TestClient.start({ folders: [folder], awaitIndexing: false });
+  write(".claude/commands/deploy.md", "Deploy the site.\n");
+  // The first index reads nothing until its progress is answered: every file these answers need is read for them.
+  let answerProgress: () => void = () => undefined;
+  const client = await TestClient.start({ folders: [folder], awaitIndexing: false, progressAnswered: new Promise<void>((resolve) => (answerProgress = resolve)) });
   try {
     const uri = uriOf(path.join(folder, "skills/alpha/SKILL.md"));
     await client.open(uri, text);
@@ -123,6 +126,7 @@ test("an editor open at start in a workspace of skill folders: its diagnostics k
     assert.deepEqual(unknownOf(earlyInstructions), ["/nosuch-thing", "/deep-delto"]);
     // The index's end is logged before anything sent after it: none came yet, so the answer came before it.
     assert.ok(!client.messages.some((message) => message.startsWith("Indexed ")), "answered while the workspace was still being read (else the test proves less)");
+    answerProgress();
     await client.indexed;
     // What the first answers said is what the whole index says: a slip's "did you mean" too, though the skill it
     // slipped from is deep in a folder, read after the rest.

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { CONFIG_FILE_NAME, NearNames, SKILL_SUFFIX, claimingPart, slugKey, type ConfigMention, type Mention, type Namespace, type Reference } from "../core/index.js";
+import { CONFIG_FILE_NAME, NearNames, SKILL_SUFFIX, claimingPart, commandNameOf, slugKey, type ConfigMention, type Mention, type Namespace, type Reference } from "../core/index.js";
 import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
 import { hasSkillSuffix, readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
 
@@ -15,6 +15,8 @@ export class ListedWorkspace {
   /** Listed skill files by the slug their name claims: one file, or the files when several claim it. */
   readonly #claimants = new Map<string, string | string[]>();
   readonly #configs: string[] = [];
+  /** Listed command files (`.claude/commands/deploy.md` is `/deploy`) by the command's name: a `/name` that no skill claims may be one. */
+  readonly #commands = new Map<string, string[]>();
   /** URIs read whole ahead of the rest. */
   readonly #read = new Set<string>();
   /** URIs whose claiming part alone was read ahead: the whole read takes them in full. */
@@ -47,7 +49,10 @@ export class ListedWorkspace {
         continue;
       }
       const handle = this.#claimedHandle(file);
-      if (handle === undefined) continue;
+      if (handle === undefined) {
+        this.#takeCommand(file);
+        continue;
+      }
       const slug = slugKey(handle);
       claimed?.add(slug);
       this.#nearNames?.add(slug);
@@ -90,10 +95,24 @@ export class ListedWorkspace {
    */
   readFor(namespace: Namespace, uri: string, skip: (uri: string) => boolean): void {
     for (const slug of namesOf(namespace, uri)) {
-      if (this.#claimants.has(slug)) this.#readClaimants(namespace, slug, skip);
-      // A name no file claims is reported with the skills it may be a slip for: those are read too.
-      else for (const near of this.#listedNearNames().candidates(slug)) this.#readClaimants(namespace, near, skip);
+      if (this.#claimants.has(slug)) {
+        this.#readClaimants(namespace, slug, skip);
+        continue;
+      }
+      // A name no file claims may be a user's command (then no reference), or a slip for a skill reported with it.
+      for (const file of this.#commands.get(slug) ?? []) this.#readInto(namespace, file, skip, true);
+      for (const near of this.#listedNearNames().candidates(slug)) this.#readClaimants(namespace, near, skip);
     }
+  }
+
+  #takeCommand(file: string): void {
+    // Nearly every file is in no such folder: the path is looked at before a URI is made of it.
+    if (!file.includes(`${path.sep}commands${path.sep}`) && !file.includes(`${path.sep}prompts${path.sep}`)) return;
+    const command = commandNameOf(uriFromPath(file));
+    if (command === undefined) return;
+    const files = this.#commands.get(command);
+    if (files) files.push(file);
+    else this.#commands.set(command, [file]);
   }
 
   #readClaimants(namespace: Namespace, slug: string, skip: (uri: string) => boolean): void {
