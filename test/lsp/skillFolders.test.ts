@@ -151,7 +151,7 @@ test("an editor whose every name the first listing holds is answered at once; a 
   write("skills/filler-8/extra/skills/alpha/SKILL.md", skill("alpha", "A second alpha."));
   write("skills/filler-9/filler-5.skill.md", "---\nsummary: A second filler-5\n---\n# Filler 5\n");
   // Folders enough below the skills that their listing takes a while after the first.
-  for (let i = 0; i < 400; i++) write(`skills/filler-${i}/references/part-${i % 7}/notes.md`, "# Notes\n");
+  for (let i = 0; i < FILLERS; i++) for (let part = 0; part < 3; part++) write(`skills/filler-${i}/references/part-${part}/notes.md`, "# Notes\n");
   const client = await TestClient.start({ folders: [folder], awaitIndexing: false });
   try {
     const uri = uriOf(path.join(folder, "skills/alpha/SKILL.md"));
