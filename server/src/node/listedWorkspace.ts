@@ -91,7 +91,9 @@ export class ListedWorkspace {
   /**
    * Reads into the namespace every listed file that the diagnostics of `uri` (a file the namespace holds)
    * depend on and that it does not hold yet: the claimants of the file's handle and of each slug it mentions,
-   * each up to the end of its frontmatter. `skip` names files not to take from the disk (open in an editor).
+   * and for a slug nobody claims, the command file of that name and the claimants of the names near it (its
+   * "did you mean"), each up to the end of its frontmatter. `skip` names files not to take from the disk (open
+   * in an editor).
    */
   readFor(namespace: Namespace, uri: string, skip: (uri: string) => boolean): void {
     for (const slug of namesOf(namespace, uri)) {
