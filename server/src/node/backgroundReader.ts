@@ -193,8 +193,9 @@ export class BackgroundReader {
   }
 
   /**
-   * The entries of the folders as {@link list} answers them, in chunks ({@link sharedChunkSize}) in order, listed by this thread and the reading thread at once, each taking the next chunk whenever it is free
-   * (a thread still booting takes none). This thread lets other work in after each chunk: the open editors at
+   * The entries of the folders as {@link list} answers them, in chunks ({@link sharedChunkSize}) in order,
+   * listed by this thread and the reading thread at once, each taking the next chunk whenever it is free (a
+   * thread still booting takes none). This thread lets other work in after each chunk: the open editors at
    * start, who wait for the whole listing, have their own messages to be taken in meanwhile.
    */
   async listTogether(folders: readonly string[], trees?: FolderTrees): Promise<ListedChunk[]> {
