@@ -104,6 +104,8 @@ class WorkspaceWalk {
   readonly added: string[] = [];
   /** Folders the walk left to {@link takeEntries}, each claimed already (a link to one is a loop). */
   deferred: WalkFolder[] = [];
+  /** Folders below the root that hold a `skills.json` of their own, in the order listed: each a library of its own. */
+  readonly configFolders: string[] = [];
   readonly #rules: IgnoreRules;
   readonly #realRoot: string;
   readonly #rootConfig: string;
@@ -211,6 +213,7 @@ class WorkspaceWalk {
    * agents' folders, where every Markdown is read (a skill file, a SKILL.md, or prose an agent reads).
    */
   #takeFileBelowSkills(folder: WalkFolder, prefix: string, name: string): string | undefined {
+    if (name === CONFIG_FILE_NAME) this.configFolders.push(folder.directory);
     if (!name.slice(-MARKDOWN.length).toLowerCase().endsWith(MARKDOWN)) return undefined;
     if (this.#rules.matchesFiles && this.#rules.ignores(`${folder.relative}/${name}`, false)) return undefined;
     const full = prefix + name;
@@ -239,6 +242,8 @@ class WorkspaceWalk {
     } else if (kind === ENTRY_FILE && (isReadFileName(name, full) || full === this.#rootConfig) && !(this.#rules.matchesFiles && this.#rules.ignores(relative, false))) {
       this.files.push(full);
       return full;
+    } else if (name === CONFIG_FILE_NAME && kind === ENTRY_FILE && full !== this.#rootConfig) {
+      this.configFolders.push(folder.directory);
     }
     return undefined;
   }
@@ -335,6 +340,14 @@ export class FolderListing {
     });
     // In the order listed, not sorted: a library's 30,000 files took 20 ms to sort, while the open editors wait.
     this.added = this.#listed.then((all) => all.flatMap(({ walk }) => walk.added));
+  }
+
+  /**
+   * Every folder below those listed that holds a `skills.json` of its own (a library nested in a listed one),
+   * sorted, once the whole listing is made: a search for libraries and the listing of their files are one.
+   */
+  get configFolders(): Promise<readonly string[]> {
+    return this.#listed.then((all) => all.flatMap(({ walk }) => walk.configFolders).sort());
   }
 
   /**
