@@ -83,6 +83,11 @@ test("summaries edited during the threaded comparison: the warnings at its end a
       const expected = whole.diagnose(uri).map(seen).sort();
       const report = await client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri } });
       assert.deepEqual(report.items.map(seen).sort(), expected, uri);
+      // Each warning's neighbours go with it as related locations, to a client that takes them (this one does).
+      const relatedOf = (items: readonly { code?: unknown; message: string; related?: string[] }[]) => items.filter((item) => item.code === "menu-similar").map((item) => `${item.message} ${item.related?.join(" ")}`);
+      const sent = report.items.map((item) => ({ code: item.code, message: item.message, related: item.relatedInformation?.map((related) => `${related.location.uri} ${related.message}`) }));
+      const made = whole.diagnose(uri).map((item) => ({ code: item.code, message: item.message, related: item.related?.map((related) => `${related.uri} ${related.message}`) }));
+      assert.deepEqual(relatedOf(sent), relatedOf(made), uri);
       if (expected.some((line) => line.includes("menu-similar"))) warned++;
     }
     assert.ok(warned > edited.length / 4, `${warned} of ${checked.size} checked skills have a warning`);
