@@ -288,6 +288,11 @@ const LIST_CHUNK = 256;
  */
 export class FolderListing {
   readonly reader: BackgroundReader;
+  /**
+   * The first step's files in the order listed, not sorted: who answers the editors open at start needs their
+   * names alone, and a library's 50,000 paths took 16-24 ms to sort meanwhile ({@link loadFolders} sorts them
+   * once those editors are answered).
+   */
   readonly first: Promise<readonly string[]>;
   /** The files the skill folders' listing finds that {@link first} did not name, in the order listed. */
   readonly added: Promise<readonly string[]>;
@@ -313,7 +318,7 @@ export class FolderListing {
     );
     this.first = walks.then((all) => {
       this.skillFolders = all.reduce((sum, { walk }) => sum + walk.deferred.length, 0);
-      return all.flatMap(({ first }) => first).sort();
+      return all.length === 1 ? (all[0]?.first ?? []) : all.flatMap(({ first }) => first);
     });
     this.#listed = walks.then(async (all) => {
       // The editors restored at start open right after `initialize`: a first chunk given to a thread still
@@ -361,10 +366,7 @@ export class FolderListing {
 
   /** Every file, what {@link findWorkspaceFiles} answers: made only when asked (the first index needs {@link added} alone). */
   get whole(): Promise<readonly string[]> {
-    this.#whole ??= this.#listed.then((all) =>
-      // No folder listed second (no Agent Skills folder): the whole listing is the first, sorted already.
-      all.every(({ walk }) => walk.candidates.length === 0 && walk.added.length === 0) ? this.first : all.flatMap(({ walk }) => walk.files).sort(),
-    );
+    this.#whole ??= this.#listed.then((all) => all.flatMap(({ walk }) => walk.files).sort());
     return this.#whole;
   }
 
@@ -443,12 +445,14 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
   const { onProgress, isCancelled, shouldRead = () => true, onListed, onFileFailure } = options;
   const listing = options.listing ?? new FolderListing(folders);
   try {
-    const first = await listing.first;
-    let total = first.length;
+    const listedFirst = await listing.first;
+    let total = listedFirst.length;
     const listed = onListed ? listing.whole.then(onListed) : listing.added;
     // Awaited below unless the reading stops first.
     listed.catch(() => undefined);
     await options.beforeRead?.();
+    // Read in the order of their names, wherever the disk listed them.
+    const first = [...listedFirst].sort();
     let done = 0;
     let until = performance.now() + READ_SLICE_MS;
     const read = async (files: readonly string[]): Promise<boolean> => {
