@@ -161,3 +161,20 @@ test("the reading thread lists folders as the calling thread does", async () => 
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test("a listing closed after its first step lists no folder more: what it adds is what was listed by then", async () => {
+  const folder = tree();
+  try {
+    const listing = new FolderListing([folder]);
+    const first = await listing.first;
+    listing.close();
+    assert.deepEqual(await listing.added, []);
+    const named = new Set(first);
+    assert.deepEqual((await listing.whole).filter((file) => !named.has(file)), [], "nothing beyond the first step");
+    // Left open, the same listing adds what the skill folders hold besides their SKILL.md.
+    const { added } = await bothSteps(folder);
+    assert.ok(added.some((file) => file.endsWith("reference.md")), added.join(", "));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

@@ -301,6 +301,7 @@ export class FolderListing {
   /** The Agent Skills' folders the reading thread is to list, counted when {@link first} settles. */
   skillFolders = 0;
   #urgent = false;
+  #closed = false;
   #hurried: (() => void) | undefined;
   readonly #whenHurried = new Promise<void>((resolve) => (this.#hurried = resolve));
 
@@ -325,10 +326,12 @@ export class FolderListing {
       // booting would hold the whole listing back for them.
       if (all.some(({ walk }) => walk.deferred.length > 0)) await Promise.race([this.#whenHurried, this.reader.whenOnline]);
       for (const { walk } of all) {
-        while (walk.deferred.length > 0) {
+        // Closed (the index cancelled, or the listing unused): what is not listed yet never is. Its reader gone,
+        // each chunk left was listed on this thread, 50,000 folders seconds after nobody wanted them.
+        while (walk.deferred.length > 0 && !this.#closed) {
           const folders = walk.deferred;
           walk.deferred = [];
-          for (let at = 0; at < folders.length; ) {
+          for (let at = 0; at < folders.length && !this.#closed; ) {
             if (this.#urgent) {
               const rest = folders.slice(at);
               const chunks = await this.reader.listTogether(rest.map((folder) => folder.directory), walk.treesOf(rest));
@@ -370,7 +373,9 @@ export class FolderListing {
     return this.#whole;
   }
 
+  /** Stops the listing where it stands ({@link added} and {@link whole} then hold what was listed) and its reader. */
   close(): void {
+    this.#closed = true;
     this.reader.close();
   }
 }
