@@ -17,8 +17,11 @@ export class NearNames {
     const bucket = this.#buckets.get(key);
     if (!bucket) this.#buckets.set(key, { slugs: [slug], counts: undefined });
     else if (bucket.counts === undefined) bucket.slugs.push(slug);
-    // Asked already: counted again at the next ask, unless it is in already.
-    else if (!bucket.slugs.includes(slug)) this.#buckets.set(key, { slugs: [...bucket.slugs, slug], counts: undefined });
+    else if (!bucket.slugs.includes(slug)) {
+      // Asked about already: counted again at the next ask.
+      bucket.slugs.push(slug);
+      bucket.counts = undefined;
+    }
   }
 
   /** The handles that may be near `name` (a near miss keeps its first letter), for the edit distance to settle. */
