@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import * as fc from "fast-check";
 import { handleProblem, isValidHandle, kebabCase, makeSlug, MAX_HANDLE_LENGTH, slugKey, titleFromHandle } from "../../server/src/core/index.js";
 
 const words = (count: number, length: number) => Array.from({ length: count }, (_, i) => String.fromCharCode(97 + i).repeat(length));
@@ -128,6 +129,16 @@ describe("makeSlug", () => {
 describe("slugKey and titleFromHandle", () => {
   test("slugKey lower-cases", () => {
     assert.equal(slugKey("Plan-Trip"), "plan-trip");
+    assert.equal(slugKey("ÉTÉ-Ärger"), "été-ärger");
+  });
+  test("slugKey is the lower case of any text, answered as it is when nothing changes", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), fc.stringMatching(/^[a-z0-9-]{0,20}$/), (text, plain) => {
+        assert.equal(slugKey(text), text.toLowerCase());
+        assert.equal(slugKey(plain), plain);
+      }),
+      { numRuns: 2000 },
+    );
   });
   const titles: [string, string][] = [
     ["check-schedule", "Check Schedule"],

@@ -25,7 +25,12 @@ export function handleProblem(handle: string): string | undefined {
 
 /** Slugs are compared case-insensitively; this is the key under which one is stored. */
 export function slugKey(slug: string): string {
-  return slug.toLowerCase();
+  // Nearly every slug is in lower case already: answered as it is, not copied (a listing's 10,000 handles).
+  for (let i = 0; i < slug.length; i++) {
+    const code = slug.charCodeAt(i);
+    if ((code >= 65 && code <= 90) || code >= 128) return slug.toLowerCase();
+  }
+  return slug;
 }
 
 /**
