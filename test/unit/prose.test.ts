@@ -28,6 +28,7 @@ const fences: { name: string; fixture: string; closed?: boolean[] }[] = [
   { name: "a nested list item", fixture: "- a\n  - b\n⟦    ```\n    @x\n    ```\n⟧" },
   { name: "a list item's end closes its fence", fixture: "⟦- ```\n  @x\n⟧@y", closed: [false] },
   { name: "a paragraph's lazy line stays in the list item", fixture: "- a\nlazy\n⟦  ```\n  @x\n  ```\n⟧" },
+  { name: "a line like a fence that opens none is read with the lines before it", fixture: "- item\nlazy\n```x`\n⟦  ```\n  @x\n⟧⟦```\n@y⟧", closed: [false, false] },
   { name: "in a block quote", fixture: "⟦> ```\n> @x\n> ```\n⟧> @y" },
   { name: "a block quote's end closes its fence", fixture: "⟦> ```\n> @x\n⟧@y", closed: [false] },
   { name: "a tab after > gives its width to the content", fixture: "⟦>\t```\n>\t@x\n⟧" },
@@ -87,6 +88,26 @@ describe("codeFences", () => {
         assert.deepEqual(fencedLines(text, ours), fencedLines(text, theirs), JSON.stringify(text));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  // Long runs of prose, lists and quotes between fences: what codeFences passes over in one search (see its jump
+  // to the next line that opens a fence at its start) must be what markdown-it reads line by line.
+  const prose = fc.constantFrom("text @x", "more text", "- item", "  continued", "> quoted", "1. step", "a ``` b", "```x`", "");
+  const longDoc = fc
+    .tuple(fc.array(fc.oneof({ weight: 3, arbitrary: prose }, { weight: 1, arbitrary: fc.tuple(prefix, content).map(([p, c]) => p + c) }), { maxLength: 40 }))
+    .map(([lines]) => lines.join("\n"));
+  test("agrees with markdown-it on long documents of prose between fences (500 random documents)", () => {
+    fc.assert(
+      fc.property(longDoc, (text) => {
+        fc.pre(!/(^|\n)(> | {1,3})*([-*+]|1[.)])[ \t]*(\r?\n|$)/.test(text));
+        const lines = new LineMap(text);
+        const rowCount = text.split("\n").length;
+        const ours = codeFences(text).map((f): [number, number] => [lines.positionAt(f.start).line, f.end >= text.length ? rowCount : lines.positionAt(f.end).line]);
+        const theirs = md.parse(text, {}).flatMap((token) => (token.type === "fence" && token.map ? [token.map] : []));
+        assert.deepEqual(fencedLines(text, ours), fencedLines(text, theirs), JSON.stringify(text));
+      }),
+      { numRuns: 500 },
     );
   });
 });
