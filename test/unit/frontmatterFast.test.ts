@@ -61,16 +61,35 @@ describe("the SKILL.md frontmatter fast path", () => {
       quote === "'" ? `'${chars.join("")}'` : `"${chars.filter((char) => char !== "''").join("")}"`,
     ) },
   );
+  // Lines that continue a quoted string, list items and a map's entries, at the indentations real files use and others.
+  const continued = fc.tuple(fc.constantFrom("", " ", "  ", "\t", "   "), fc.oneof(written, fc.constantFrom("more text", "ends'", "ends\"", "it''s'", "a' b", "x  ", "'", '"', "- item", "key: v"))).map(([pad, text]) => pad + text);
+  const blockLine = fc.tuple(fc.constantFrom("", " ", "  ", "    ", "\t"), fc.constantFrom("- ", "-  ", "-", "author: ", "version: ", "author:", "- - "), written).map(([pad, lead, value]) => pad + lead + value);
+  // Whole entries over several lines, as generated libraries write them (and with their indentation gone wrong).
+  const indentOf = fc.constantFrom("", " ", "  ", "  ", "    ", "\t");
+  const wordsIn = (quote: string) => fc.array(fc.constantFrom("supply", "chain", "it''s", "a: b", "# no", "é—", "  ", "\t", quote === "'" ? "x" : "y"), { minLength: 0, maxLength: 3 }).map((words) => words.join(" "));
+  const wrappedEntry = fc
+    .tuple(fc.constantFrom(...skillKeys), fc.constantFrom("'", '"'), fc.array(fc.tuple(indentOf, fc.boolean()), { minLength: 1, maxLength: 4 }), indentOf)
+    .chain(([key, quote, middle, closeIndent]) =>
+      fc.tuple(fc.constant(key), fc.constant(quote), wordsIn(quote), fc.tuple(...middle.map(([pad, empty]) => (empty ? fc.constant("") : wordsIn(quote).map((words) => pad + words)))), fc.constant(closeIndent), fc.constantFrom("", " ", " x")),
+    )
+    .map(([key, quote, first, middle, closeIndent, after]) => [`${key}: ${quote}${first}`, ...middle, `${closeIndent}${quote}${after}`].join("\n"));
+  const blockEntry = fc
+    .tuple(fc.constantFrom(...skillKeys), fc.boolean(), indentOf, fc.array(fc.tuple(fc.constantFrom("author", "version", "tags", "on", "author"), written), { minLength: 1, maxLength: 3 }))
+    .map(([key, list, pad, items]) => [`${key}:`, ...items.map(([name, value]) => (list ? `${pad}- ${value}` : `${pad}${name}: ${value}`))].join("\n"));
   const skillLine = fc.oneof(
+    { weight: 2, arbitrary: wrappedEntry },
+    { weight: 2, arbitrary: blockEntry },
     { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...skillKeys), written, fc.constantFrom(" ", " ", "  ", "", "\t")).map(([key, value, pad]) => `${key}:${pad}${value}`) },
-    { weight: 1, arbitrary: fc.constantFrom("", "  - item", "# comment", " name: indented", "metadata:", "  author: x", "description: >", "  folded") },
+    { weight: 1, arbitrary: fc.constantFrom("", "  - item", "# comment", " name: indented", "metadata:", "  author: x", "description: >", "  folded", "tags:", "- a", "description: 'open", 'description: "open') },
+    { weight: 2, arbitrary: continued },
+    { weight: 2, arbitrary: blockLine },
   );
 
   it("answers exactly what the YAML library answers, whenever it answers", () => {
     let fastAnswers = 0;
     let quoted = 0;
     fc.assert(
-      fc.property(fc.array(skillLine, { maxLength: 5 }), fc.boolean(), (lines, crlf) => {
+      fc.property(fc.array(skillLine, { maxLength: 8 }), fc.boolean(), (lines, crlf) => {
         const source = lines.join(crlf ? "\r\n" : "\n") + (lines.length > 0 ? (crlf ? "\r\n" : "\n") : "");
         const map = new LineMap("---\n" + source);
         const fast = readSimpleEntries(source, 4, map);
@@ -81,9 +100,32 @@ describe("the SKILL.md frontmatter fast path", () => {
         assert.deepEqual(slow.problems, [], `the fast path took frontmatter that YAML reports: ${JSON.stringify(source)}`);
         assert.deepEqual(fast, slow.entries, JSON.stringify(source));
       }),
-      { numRuns: 4000 },
+      { numRuns: 6000 },
     );
     assert.ok(fastAnswers > 400 && quoted > 100, `the fast path answered ${fastAnswers} times, ${quoted} with a quoted value`);
+  });
+
+  it("answers what the YAML library answers for lists, maps and strings over several lines, whenever it answers", () => {
+    let lists = 0;
+    let maps = 0;
+    let wrapped = 0;
+    const entry = fc.oneof(wrappedEntry, blockEntry, fc.constantFrom("name: x", "license: MIT", "description: 'one line'", ""));
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 3 }), fc.boolean(), (entries, crlf) => {
+        const source = entries.join("\n").replaceAll("\n", crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n");
+        const map = new LineMap("---\n" + source);
+        const fast = readSimpleEntries(source, 4, map);
+        if (!fast) return;
+        if (fast.some((item) => item.value.kind === "list")) lists++;
+        if (fast.some((item) => item.value.kind === "map")) maps++;
+        if (fast.some((item) => item.value.kind === "string" && item.value.range.start.line !== item.value.range.end.line)) wrapped++;
+        const slow = readYamlFrontmatter(source, 4, map);
+        assert.deepEqual(slow.problems, [], `the fast path took frontmatter that YAML reports: ${JSON.stringify(source)}`);
+        assert.deepEqual(fast, slow.entries, JSON.stringify(source));
+      }),
+      { numRuns: 4000 },
+    );
+    assert.ok(lists > 50 && maps > 50 && wrapped > 50, `the fast path answered ${lists} times with a list, ${maps} with a map, ${wrapped} with a string over several lines`);
   });
 
   it("takes plain and quoted lines, and leaves the rest to YAML", () => {
@@ -96,7 +138,20 @@ describe("the SKILL.md frontmatter fast path", () => {
         ["license", ["MIT — see LICENSE", true]],
       ],
     );
-    for (const other of ['description: "a \\"b\\""\n', "description: 'a' # note\n", "description: 'it's'\n", "description: >\n  folded\n", "metadata:\n  a: b\n", "True: x\n", "name: a\nname: b\n", 'description: "open\n']) {
+    // The shapes of a real library's generated frontmatter: a description wrapped in quotes over several lines, a
+    // list, a map.
+    const wrapped = "name: x\ndescription: 'Covers supply\n  chain attacks.\n\n  '\ntags:\n- a\n- 'b c'\nmetadata:\n  author: m\n  version: \"1.0\"\n";
+    assert.deepEqual(JSON.parse(JSON.stringify(readSimpleEntries(wrapped, 4, new LineMap("---\n" + wrapped)))), JSON.parse(JSON.stringify(readYamlFrontmatter(wrapped, 4, new LineMap("---\n" + wrapped)).entries)));
+    assert.deepEqual(
+      readSimpleEntries(wrapped, 0, new LineMap(wrapped))?.map((entry) => [entry.key, entry.value.kind === "string" ? entry.value.value : entry.value.kind]),
+      [
+        ["name", "x"],
+        ["description", "Covers supply chain attacks.\n"],
+        ["tags", "list"],
+        ["metadata", "map"],
+      ],
+    );
+    for (const other of ['description: "a \\"b\\""\n', "description: 'a' # note\n", "description: 'it's'\n", "description: >\n  folded\n", "metadata:\n  a:\n    b: c\n", "metadata:\n", "True: x\n", "name: a\nname: b\n", 'description: "open\n', "tags:\n- a\n  - b\n", "d: 'a\nb'\n"]) {
       assert.equal(readSimpleEntries(other, 0, new LineMap(other)), undefined, other);
     }
   });

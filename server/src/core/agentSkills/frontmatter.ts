@@ -111,33 +111,156 @@ export function readFrontmatter(source: string, base: number, lines: LineMap): R
 }
 
 const SIMPLE_LINE = /^([A-Za-z][A-Za-z0-9_-]*):(?: +(.*?))? *$/;
+const NESTED_LINE = /^( +)([A-Za-z][A-Za-z0-9_-]*): +(.*?) *$/;
+const LIST_ITEM = /^( *)- +(.*?) *$/;
+
+/** A line of a frontmatter's text: without its line break (or a `\r` before one), and its offset in the text. */
+interface SourceLine {
+  readonly text: string;
+  readonly start: number;
+}
 
 /**
  * The usual frontmatter as entries without the YAML library (which costs more than the rest of a parse): lines of
- * `key: value` with distinct keys, each value plain text or a string in quotes on its line (`'it''s'`, or `"…"`
- * without a backslash); undefined for anything else. Values that YAML would read as another type or another text
- * (flow, comments, `true`, numbers, escapes, a string over several lines) are not taken. Of the 8,245 SKILL.md
- * frontmatters in thereisnotime/skills-collection, 1,424 are plain lines only and 1,896 plain or quoted lines.
+ * `key: value` with distinct keys, each value plain text or a string in quotes (`'it''s'`, or `"…"` without a
+ * backslash), which may go on over indented lines; and a key with nothing after it, then a list of such values
+ * (`- value` lines) or a map of them (`  key: value` lines, indented alike). Undefined for anything else: values
+ * that YAML would read as another type or another text (flow, comments, `true`, numbers, escapes, block scalars,
+ * deeper nesting). Of the 8,227 SKILL.md frontmatters in thereisnotime/skills-collection, 1,881 were plain or
+ * quoted lines only; with quoted strings over several lines, lists and maps, 5,131 are taken here (and read as the YAML library reads them).
  */
 export function readSimpleEntries(source: string, base: number, lines: LineMap): FrontmatterEntry[] | undefined {
+  const all: SourceLine[] = [];
+  everyLine(source, (text, start) => all.push({ text, start }) > 0);
   const entries: FrontmatterEntry[] = [];
   const seen = new Set<string>();
-  const read = everyLine(source, (line, lineStart) => {
-    if (line === "") return true;
+  const rangeOf = (from: number, to: number) => lines.rangeOf(base + from, base + to);
+  for (let i = 0; i < all.length; ) {
+    const { text: line, start: lineStart } = all[i] as SourceLine;
+    if (line === "") {
+      i++;
+      continue;
+    }
     const match = SIMPLE_LINE.exec(line);
     const key = match?.[1];
     const written = match?.[2];
     // `True:` is the key "true" to YAML, and `null:` no key at all.
-    if (key === undefined || written === undefined || written === "" || seen.has(key) || isYamlSpecial(key) || !printable(written)) return false;
+    if (key === undefined || seen.has(key) || isYamlSpecial(key)) return undefined;
     seen.add(key);
-    const value = stringOf(written);
-    if (value === undefined) return false;
-    const offset = base + lineStart;
-    const start = offset + line.indexOf(written, key.length + 1);
-    entries.push({ key, keyRange: lines.rangeOf(offset, offset + key.length), value: { kind: "string", value, quoted: written !== value, range: lines.rangeOf(start, start + written.length) } });
-    return true;
-  });
-  return read ? entries : undefined;
+    const keyRange = rangeOf(lineStart, lineStart + key.length);
+    if (written === undefined || written === "") {
+      const block = readBlock(all, i + 1, rangeOf);
+      if (block === undefined) return undefined;
+      entries.push({ key, keyRange, value: block.value });
+      i = block.next;
+      continue;
+    }
+    const valueStart = lineStart + line.indexOf(written, key.length + 1);
+    const scalar = readScalar(all, i, written, valueStart);
+    if (scalar === undefined) return undefined;
+    entries.push({ key, keyRange, value: { kind: "string", value: scalar.value, quoted: scalar.quoted, range: rangeOf(valueStart, scalar.end) } });
+    i = scalar.next;
+  }
+  return entries;
+}
+
+/**
+ * The list or map that stands under a key with nothing after it, from line `from`: `- value` lines at one
+ * indentation, or `key: value` lines at one indentation past the key's, each value on its line. Undefined for
+ * anything else (nothing under the key, a value over several lines, a deeper level, a line indented otherwise).
+ */
+function readBlock(all: readonly SourceLine[], from: number, rangeOf: (from: number, to: number) => Range): { value: FrontmatterValue; next: number } | undefined {
+  let first = from;
+  while (first < all.length && (all[first] as SourceLine).text === "") first++;
+  const head = all[first];
+  if (head === undefined) return undefined;
+  const isList = LIST_ITEM.test(head.text);
+  const indent = /^ */.exec(head.text)?.[0].length ?? 0;
+  if (!isList && indent === 0) return undefined;
+  const items: FrontmatterValue[] = [];
+  const entries: FrontmatterEntry[] = [];
+  const keys = new Set<string>();
+  let end = head.start;
+  let next = first;
+  for (; next < all.length; next++) {
+    const { text, start } = all[next] as SourceLine;
+    if (text === "") continue;
+    const match = (isList ? LIST_ITEM : NESTED_LINE).exec(text);
+    if (!match || (match[1] ?? "").length !== indent) {
+      // The block ends at the next key of the frontmatter; any other line is a shape left to YAML.
+      if (/^[^ ]/.test(text) && !(isList && indent === 0 && text.startsWith("-"))) break;
+      return undefined;
+    }
+    const written = (isList ? match[2] : match[3]) ?? "";
+    const value = written === "" || !printable(written) ? undefined : stringOf(written);
+    if (value === undefined) return undefined;
+    const valueStart = start + text.lastIndexOf(written);
+    const scalar: FrontmatterValue = { kind: "string", value, quoted: written !== value, range: rangeOf(valueStart, valueStart + written.length) };
+    end = valueStart + written.length;
+    if (isList) {
+      items.push(scalar);
+      continue;
+    }
+    const key = match[2] ?? "";
+    if (keys.has(key) || isYamlSpecial(key)) return undefined;
+    keys.add(key);
+    entries.push({ key, keyRange: rangeOf(start + indent, start + indent + key.length), value: scalar });
+  }
+  const range = rangeOf(head.start + indent, end);
+  return { value: isList ? { kind: "list", items, range } : { kind: "map", entries, range }, next };
+}
+
+/**
+ * The string a value stands for, written from `written` on line `at` (at `valueStart` of the source): on its line,
+ * or a quoted string that goes on over the indented lines after it, folded as YAML folds them (a line break
+ * between two lines is a space, each empty line between them a line break). Undefined for anything else.
+ */
+function readScalar(all: readonly SourceLine[], at: number, written: string, valueStart: number): { value: string; quoted: boolean; end: number; next: number } | undefined {
+  if (!printable(written)) return undefined;
+  const single = stringOf(written);
+  if (single !== undefined) return { value: single, quoted: written !== single, end: valueStart + written.length, next: at + 1 };
+  const quote = written.charAt(0);
+  if (quote !== "'" && quote !== '"') return undefined;
+  // Open on its first line: no closing quote there, nor a backslash in double quotes.
+  if (closingQuote(written, 1, quote) !== -1) return undefined;
+  // A quoted string left open on its line: its lines up to the closing quote, each past the frontmatter's indentation.
+  const parts: string[] = [written.slice(1).replace(/[ \t]+$/, "")];
+  let emptyLines = 0;
+  for (let next = at + 1; next < all.length; next++) {
+    const { text, start } = all[next] as SourceLine;
+    if (text.trim() === "") {
+      if (text.includes("\t")) return undefined;
+      emptyLines++;
+      continue;
+    }
+    const indent = /^ */.exec(text)?.[0].length ?? 0;
+    if (indent === 0 || text.charAt(indent) === "\t" || !printable(text)) return undefined;
+    const close = closingQuote(text, indent, quote);
+    if (close === -2) return undefined;
+    const content = close === -1 ? text.slice(indent).replace(/[ \t]+$/, "") : text.slice(indent, close);
+    parts.push(emptyLines === 0 ? " " : "\n".repeat(emptyLines), content);
+    emptyLines = 0;
+    if (close === -1) continue;
+    if (text.slice(close + 1).trim() !== "") return undefined;
+    const inner = parts.join("");
+    const value = quote === "'" ? inner.replaceAll("''", "'") : inner;
+    return { value, quoted: true, end: start + close + 1, next: next + 1 };
+  }
+  return undefined;
+}
+
+/**
+ * Where `quote` closes a string on a continued line, from `from`: its offset, -1 when the line has none, -2 for
+ * a line this reader does not take (a backslash in double quotes).
+ */
+function closingQuote(text: string, from: number, quote: string): number {
+  if (quote === '"') {
+    if (text.includes("\\")) return -2;
+    return text.indexOf('"', from);
+  }
+  // In single quotes a quote is written twice; a lone one closes the string.
+  for (let at = text.indexOf("'", from); at !== -1; at = text.indexOf("'", at + 2)) if (text.charAt(at + 1) !== "'") return at;
+  return -1;
 }
 
 /** The string a value written on one line stands for, plain or quoted; undefined for anything else. */
