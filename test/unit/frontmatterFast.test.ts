@@ -76,9 +76,22 @@ describe("the SKILL.md frontmatter fast path", () => {
   const blockEntry = fc
     .tuple(fc.constantFrom(...skillKeys), fc.boolean(), indentOf, fc.array(fc.tuple(fc.constantFrom("author", "version", "tags", "on", "author"), written), { minLength: 1, maxLength: 3 }))
     .map(([key, list, pad, items]) => [`${key}:`, ...items.map(([name, value]) => (list ? `${pad}- ${value}` : `${pad}${name}: ${value}`))].join("\n"));
+  const plainWrappedEntry = fc
+    .tuple(fc.constantFrom(...skillKeys), fc.array(fc.tuple(indentOf, fc.constantFrom("", "chain of words", "- dash", "a: b", "# hash", "ends:", "x  ", "\u00a0", "true", "'q'", "[a]")), { minLength: 1, maxLength: 3 }))
+    .map(([key, rest]) => [`${key}: first words`, ...rest.map(([pad, text]) => pad + text)].join("\n"));
+  const bracketItem = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom("a", "b c", "'q, r'", '"s"', "d-e") },
+    { weight: 1, arbitrary: fc.constantFrom("", " ", "[x]", "{y}", "t: u", "#v", "true", "w'") },
+    { weight: 1, arbitrary: written },
+  );
+  const bracketEntry = fc
+    .tuple(fc.constantFrom(...skillKeys), fc.boolean(), fc.array(bracketItem, { maxLength: 3 }), fc.constantFrom(", ", ",", " ,  "), fc.constantFrom("", " ", ","))
+    .map(([key, nested, items, comma, tail]) => `${nested ? "requires:\n  " : ""}${key}: [${items.join(comma)}${tail}]`);
   const skillLine = fc.oneof(
-    { weight: 2, arbitrary: wrappedEntry },
-    { weight: 2, arbitrary: blockEntry },
+    { weight: 1, arbitrary: plainWrappedEntry },
+    { weight: 1, arbitrary: bracketEntry },
+    { weight: 1, arbitrary: wrappedEntry },
+    { weight: 1, arbitrary: blockEntry },
     { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...skillKeys), written, fc.constantFrom(" ", " ", "  ", "", "\t")).map(([key, value, pad]) => `${key}:${pad}${value}`) },
     { weight: 1, arbitrary: fc.constantFrom("", "  - item", "# comment", " name: indented", "metadata:", "  author: x", "description: >", "  folded", "tags:", "- a", "description: 'open", 'description: "open') },
     { weight: 2, arbitrary: continued },
@@ -89,7 +102,7 @@ describe("the SKILL.md frontmatter fast path", () => {
     let fastAnswers = 0;
     let quoted = 0;
     fc.assert(
-      fc.property(fc.array(skillLine, { maxLength: 8 }), fc.boolean(), (lines, crlf) => {
+      fc.property(fc.array(skillLine, { maxLength: 5 }), fc.boolean(), (lines, crlf) => {
         const source = lines.join(crlf ? "\r\n" : "\n") + (lines.length > 0 ? (crlf ? "\r\n" : "\n") : "");
         const map = new LineMap("---\n" + source);
         const fast = readSimpleEntries(source, 4, map);
@@ -109,7 +122,8 @@ describe("the SKILL.md frontmatter fast path", () => {
     let lists = 0;
     let maps = 0;
     let wrapped = 0;
-    const entry = fc.oneof(wrappedEntry, blockEntry, fc.constantFrom("name: x", "license: MIT", "description: 'one line'", ""));
+    let brackets = 0;
+    const entry = fc.oneof(wrappedEntry, plainWrappedEntry, bracketEntry, blockEntry, fc.constantFrom("name: x", "license: MIT", "description: 'one line'", ""));
     fc.assert(
       fc.property(fc.array(entry, { minLength: 1, maxLength: 3 }), fc.boolean(), (entries, crlf) => {
         const source = entries.join("\n").replaceAll("\n", crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n");
@@ -117,6 +131,7 @@ describe("the SKILL.md frontmatter fast path", () => {
         const fast = readSimpleEntries(source, 4, map);
         if (!fast) return;
         if (fast.some((item) => item.value.kind === "list")) lists++;
+        if (fast.some((item) => item.value.range.start.line === item.value.range.end.line && item.value.kind === "list" && item.value.items.length > 1)) brackets++;
         if (fast.some((item) => item.value.kind === "map")) maps++;
         if (fast.some((item) => item.value.kind === "string" && item.value.range.start.line !== item.value.range.end.line)) wrapped++;
         const slow = readYamlFrontmatter(source, 4, map);
@@ -125,7 +140,7 @@ describe("the SKILL.md frontmatter fast path", () => {
       }),
       { numRuns: 4000 },
     );
-    assert.ok(lists > 50 && maps > 50 && wrapped > 50, `the fast path answered ${lists} times with a list, ${maps} with a map, ${wrapped} with a string over several lines`);
+    assert.ok(lists > 50 && maps > 50 && wrapped > 50 && brackets > 20, `the fast path answered ${lists} times with a list (${brackets} in brackets with several items), ${maps} with a map, ${wrapped} with a string over several lines`);
   });
 
   it("takes plain and quoted lines, and leaves the rest to YAML", () => {

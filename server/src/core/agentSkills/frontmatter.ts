@@ -122,12 +122,13 @@ interface SourceLine {
 
 /**
  * The usual frontmatter as entries without the YAML library (which costs more than the rest of a parse): lines of
- * `key: value` with distinct keys, each value plain text or a string in quotes (`'it''s'`, or `"…"` without a
- * backslash), which may go on over indented lines; and a key with nothing after it, then a list of such values
- * (`- value` lines) or a map of them (`  key: value` lines, indented alike). Undefined for anything else: values
- * that YAML would read as another type or another text (flow, comments, `true`, numbers, escapes, block scalars,
- * deeper nesting). Of the 8,227 SKILL.md frontmatters in thereisnotime/skills-collection, 1,881 were plain or
- * quoted lines only; with quoted strings over several lines, lists and maps, 5,131 are taken here (and read as the YAML library reads them).
+ * `key: value` with distinct keys, each value plain text, a string in quotes (`'it''s'`, or `"…"` without a
+ * backslash) or a list of those in brackets; a string may go on over indented lines. A key with nothing after it
+ * may hold a list of such values (`- value` lines) or a map of them (`  key: value` lines, indented alike).
+ * Undefined for anything else: values that YAML would read as another type or another text (comments, `true`,
+ * numbers, escapes, block scalars, deeper nesting). Of the 8,227 SKILL.md frontmatters in
+ * thereisnotime/skills-collection, 1,881 were plain or quoted lines only; 6,598 are taken here, each read as the
+ * YAML library reads it.
  */
 export function readSimpleEntries(source: string, base: number, lines: LineMap): FrontmatterEntry[] | undefined {
   const all: SourceLine[] = [];
@@ -156,10 +157,10 @@ export function readSimpleEntries(source: string, base: number, lines: LineMap):
       continue;
     }
     const valueStart = lineStart + line.indexOf(written, key.length + 1);
-    const scalar = readScalar(all, i, written, valueStart);
-    if (scalar === undefined) return undefined;
-    entries.push({ key, keyRange, value: { kind: "string", value: scalar.value, quoted: scalar.quoted, range: rangeOf(valueStart, scalar.end) } });
-    i = scalar.next;
+    const read = readValue(all, i, written, valueStart, rangeOf);
+    if (read === undefined) return undefined;
+    entries.push({ key, keyRange, value: read.value });
+    i = read.next;
   }
   return entries;
 }
@@ -169,7 +170,7 @@ export function readSimpleEntries(source: string, base: number, lines: LineMap):
  * indentation, or `key: value` lines at one indentation past the key's, each value on its line. Undefined for
  * anything else (nothing under the key, a value over several lines, a deeper level, a line indented otherwise).
  */
-function readBlock(all: readonly SourceLine[], from: number, rangeOf: (from: number, to: number) => Range): { value: FrontmatterValue; next: number } | undefined {
+function readBlock(all: readonly SourceLine[], from: number, rangeOf: RangeOf): { value: FrontmatterValue; next: number } | undefined {
   let first = from;
   while (first < all.length && (all[first] as SourceLine).text === "") first++;
   const head = all[first];
@@ -192,10 +193,9 @@ function readBlock(all: readonly SourceLine[], from: number, rangeOf: (from: num
       return undefined;
     }
     const written = (isList ? match[2] : match[3]) ?? "";
-    const value = written === "" || !printable(written) ? undefined : stringOf(written);
-    if (value === undefined) return undefined;
     const valueStart = start + text.lastIndexOf(written);
-    const scalar: FrontmatterValue = { kind: "string", value, quoted: written !== value, range: rangeOf(valueStart, valueStart + written.length) };
+    const scalar = written === "" || !printable(written) ? undefined : isList ? stringValue(written, valueStart, rangeOf) : inlineValue(written, valueStart, rangeOf);
+    if (scalar === undefined) return undefined;
     end = valueStart + written.length;
     if (isList) {
       items.push(scalar);
@@ -211,25 +211,54 @@ function readBlock(all: readonly SourceLine[], from: number, rangeOf: (from: num
 }
 
 /**
- * The string a value stands for, written from `written` on line `at` (at `valueStart` of the source): on its line,
- * or a quoted string that goes on over the indented lines after it, folded as YAML folds them (a line break
- * between two lines is a space, each empty line between them a line break). Undefined for anything else.
+ * The value written from `written` on line `at` (at `valueStart` of the source): a string or a list in brackets on
+ * its line, or a string that goes on over the indented lines after it (quoted, or plain words), folded as YAML
+ * folds them: a line break between two lines is a space, each empty line between them a line break. Undefined
+ * for anything else.
  */
-function readScalar(all: readonly SourceLine[], at: number, written: string, valueStart: number): { value: string; quoted: boolean; end: number; next: number } | undefined {
+function readValue(all: readonly SourceLine[], at: number, written: string, valueStart: number, rangeOf: RangeOf): { value: FrontmatterValue; next: number } | undefined {
   if (!printable(written)) return undefined;
-  const single = stringOf(written);
-  if (single !== undefined) return { value: single, quoted: written !== single, end: valueStart + written.length, next: at + 1 };
   const quote = written.charAt(0);
-  if (quote !== "'" && quote !== '"') return undefined;
-  // Open on its first line: no closing quote there, nor a backslash in double quotes.
-  if (closingQuote(written, 1, quote) !== -1) return undefined;
-  // A quoted string left open on its line: its lines up to the closing quote, each past the frontmatter's indentation.
-  const parts: string[] = [written.slice(1).replace(/[ \t]+$/, "")];
+  if (quote === "'" || quote === '"') {
+    const single = stringValue(written, valueStart, rangeOf);
+    if (single) return { value: single, next: at + 1 };
+    // Open on its first line: no closing quote there, nor a backslash in double quotes.
+    if (closingQuote(written, 1, quote) !== -1) return undefined;
+    return readQuotedLines(all, at, quote, written.slice(1).replace(/[ \t]+$/, ""), valueStart, rangeOf);
+  }
+  const inline = inlineValue(written, valueStart, rangeOf);
+  if (inline === undefined || inline.kind !== "string") return inline && { value: inline, next: at + 1 };
+  // Plain words: the indented lines after them continue them.
+  const parts = [written];
+  let end = valueStart + written.length;
+  let emptyLines = 0;
+  let next = at + 1;
+  for (let line = at + 1; line < all.length; line++) {
+    const { text, start } = all[line] as SourceLine;
+    if (/^ *$/.test(text)) {
+      emptyLines++;
+      continue;
+    }
+    if (text.charCodeAt(0) !== 32 /* space */) break;
+    const content = text.replace(/^ +| +$/g, "");
+    if (!isSafePlainScalar(content) || !printable(content)) return undefined;
+    parts.push(emptyLines === 0 ? " " : "\n".repeat(emptyLines), content);
+    emptyLines = 0;
+    end = start + text.indexOf(content) + content.length;
+    next = line + 1;
+  }
+  return { value: { kind: "string", value: parts.join(""), quoted: false, range: rangeOf(valueStart, end) }, next };
+}
+
+type RangeOf = (from: number, to: number) => Range;
+
+/** A quoted string left open on line `at` (`first`: its text there): its lines up to the closing quote, each indented. */
+function readQuotedLines(all: readonly SourceLine[], at: number, quote: string, first: string, valueStart: number, rangeOf: RangeOf): { value: FrontmatterValue; next: number } | undefined {
+  const parts: string[] = [first];
   let emptyLines = 0;
   for (let next = at + 1; next < all.length; next++) {
     const { text, start } = all[next] as SourceLine;
-    if (text.trim() === "") {
-      if (text.includes("\t")) return undefined;
+    if (/^ *$/.test(text)) {
       emptyLines++;
       continue;
     }
@@ -243,10 +272,55 @@ function readScalar(all: readonly SourceLine[], at: number, written: string, val
     if (close === -1) continue;
     if (text.slice(close + 1).trim() !== "") return undefined;
     const inner = parts.join("");
-    const value = quote === "'" ? inner.replaceAll("''", "'") : inner;
-    return { value, quoted: true, end: start + close + 1, next: next + 1 };
+    return { value: { kind: "string", value: quote === "'" ? inner.replaceAll("''", "'") : inner, quoted: true, range: rangeOf(valueStart, start + close + 1) }, next: next + 1 };
   }
   return undefined;
+}
+
+/** A value on its line: a string (plain or quoted) or a list of them in brackets (`[a, 'b c']`); undefined for anything else. */
+function inlineValue(written: string, valueStart: number, rangeOf: RangeOf): FrontmatterValue | undefined {
+  return written.charAt(0) === "[" ? bracketList(written, valueStart, rangeOf) : stringValue(written, valueStart, rangeOf);
+}
+
+function stringValue(written: string, valueStart: number, rangeOf: RangeOf): FrontmatterValue | undefined {
+  const value = stringOf(written);
+  return value === undefined ? undefined : { kind: "string", value, quoted: written !== value, range: rangeOf(valueStart, valueStart + written.length) };
+}
+
+/** `[a, 'b c']` on one line: plain words or quoted strings, parted by commas. Undefined for anything else (nesting, an empty item). */
+function bracketList(written: string, valueStart: number, rangeOf: RangeOf): FrontmatterValue | undefined {
+  if (!written.endsWith("]")) return undefined;
+  const items: FrontmatterValue[] = [];
+  const close = written.length - 1;
+  let at = 1;
+  const skipSpaces = () => {
+    while (written.charCodeAt(at) === 32) at++;
+  };
+  skipSpaces();
+  while (at < close) {
+    const quote = written.charAt(at);
+    let stop: number;
+    if (quote === "'" || quote === '"') {
+      const end = closingQuote(written, at + 1, quote);
+      if (end < 0) return undefined;
+      stop = end + 1;
+    } else {
+      stop = at;
+      while (stop < close && !",[]{}".includes(written.charAt(stop))) stop++;
+      while (stop > at && written.charCodeAt(stop - 1) === 32) stop--;
+    }
+    const item = stringValue(written.slice(at, stop), valueStart + at, rangeOf);
+    if (item === undefined || item.kind !== "string" || /[,[\]{}]/.test(item.quoted ? "" : item.value)) return undefined;
+    items.push(item);
+    at = stop;
+    skipSpaces();
+    if (at === close) break;
+    if (written.charAt(at) !== ",") return undefined;
+    at++;
+    skipSpaces();
+    if (at === close) return undefined;
+  }
+  return { kind: "list", items, range: rangeOf(valueStart, valueStart + written.length) };
 }
 
 /**
