@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import * as fc from "fast-check";
-import { decodePartsBatch, encodePartsBatch, Namespace, parsedSkillParts, parseSkill, skillFromParts } from "../../server/src/core/index.js";
+import { decodePartsBatch, encodePartsBatch, Namespace, parsedDocumentParts, parsedSkillParts, parseSkill, skillFromParts } from "../../server/src/core/index.js";
 import { BackgroundReader } from "../../server/src/node/backgroundReader.js";
 import { loadFolders, uriFromPath } from "../../server/src/node/workspaceFiles.js";
 import { skillAnswers } from "./helpers.js";
@@ -115,4 +115,85 @@ test("the first index gives the same namespace whether its skills are parsed on 
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+});
+
+/** What a held agent document answers: its role, command, lines, references (with their ranges and targets) and problems. */
+function documentAnswers(namespace: Namespace, uri: string): unknown {
+  const document = namespace.document(uri);
+  if (!document) return undefined;
+  const mentions = document.mentions.map((mention) => ({
+    written: mention.written,
+    slug: mention.slug,
+    start: mention.start,
+    end: mention.end,
+    place: mention.place,
+    inCode: mention.inCode,
+    sigil: mention.sigil,
+    range: mention.range,
+    target: mention.target,
+    link: mention.link,
+  }));
+  const lines = Array.from({ length: document.lines.lineCount + 1 }, (_, line) => document.lines.offsetAt({ line, character: 0 }));
+  return { role: document.role, command: document.command, text: document.text, lines, length: document.lines.length, mentions, problems: document.problems };
+}
+
+test("every example and fixture agent document parsed on the reading thread answers as its text parsed here does", async () => {
+  const material = MATERIAL.flatMap((folder) => filesUnder(path.join(ROOT, folder)));
+  const paths = [...Array.from({ length: 128 }, (_, i) => path.join(ROOT, `no-such-file-${i}.md`)), ...material];
+  const texts = new Map(material.map((file) => [uriFromPath(file), readFileSync(file, "utf8")]));
+  const fromText = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
+  for (const [uri, text] of texts) fromText.load(uri, text);
+  const posted = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
+  const reader = new BackgroundReader(4_000_000);
+  let parsedThere = 0;
+  try {
+    assert.equal(reader.threaded, true, "the thread started");
+    while (!reader.online) await new Promise((resolve) => setTimeout(resolve, 5));
+    let at = 0;
+    for await (const batch of reader.readParsed(paths, 1, false)) {
+      for (const [i, bytes] of batch.files.entries()) {
+        const uri = uriFromPath(paths[at++] ?? "");
+        const parts = batch.parts?.[i];
+        const document = batch.documents?.[i];
+        if (parts && posted.loadParts(uri, parts)) continue;
+        if (document && posted.loadDocument(uri, document)) parsedThere++;
+        else if (bytes) posted.load(uri, Buffer.from(bytes).toString("utf8"));
+      }
+    }
+  } finally {
+    reader.close();
+  }
+  const documents = [...texts.keys()].filter((uri) => fromText.document(uri) !== undefined);
+  assert.ok(documents.length >= 8, `${documents.length} documents`);
+  assert.equal(parsedThere, documents.length, "every agent document was parsed on the thread");
+  assert.ok(documents.some((uri) => (fromText.document(uri)?.mentions.length ?? 0) > 0), "a document with references");
+  assert.ok(documents.some((uri) => fromText.document(uri)?.command !== undefined), "a command file");
+  posted.indexMentions(Number.MAX_SAFE_INTEGER);
+  fromText.indexMentions(Number.MAX_SAFE_INTEGER);
+  for (const uri of documents) {
+    const label = path.relative(ROOT, fileURLToPath(uri));
+    assert.deepEqual(documentAnswers(posted, uri), documentAnswers(fromText, uri), label);
+    assert.deepEqual(posted.diagnose(uri), fromText.diagnose(uri), label);
+  }
+  for (const uri of texts.keys()) assert.deepEqual(posted.diagnose(uri), fromText.diagnose(uri), path.relative(ROOT, fileURLToPath(uri)));
+});
+
+test("a posted agent document gives back the document as it was parsed, on generated texts too", () => {
+  const word = fc.constantFrom("plan", "x", "é", "🎉", "\n", "\r\n", "\r", " ", "`@plan`", "@Find-File", "@plan", " /plan", " $plan", "/plan/x", "[p](skills/plan/SKILL.md)", "[q](../plan/)", "[r](skills/other)", "```\n@fenced\n```\n", "\u0000", "  - item\n");
+  const text = fc.array(word, { maxLength: 40 }).map((parts) => parts.join(""));
+  const uri = fc.constantFrom("file:///w/CLAUDE.md", "file:///w/skills/pdf/reference.md", "file:///w/skills/pdf/skill.md", "file:///w/.claude/commands/deploy.md", "file:///w/notes/SKILL.md");
+  fc.assert(
+    fc.property(uri, text, (file, content) => {
+      const held = new Namespace({ isOpen: () => false, load: () => content });
+      held.load(file, content);
+      const posted = new Namespace({ isOpen: () => false, load: () => content });
+      const document = parsedDocumentParts(file, content);
+      assert.ok(document, file);
+      // Through structured cloning, as a thread's message carries it.
+      assert.equal(posted.loadDocument(file, structuredClone(document)), true);
+      assert.deepEqual(documentAnswers(posted, file), documentAnswers(held, file), JSON.stringify(content));
+      assert.deepEqual(posted.diagnose(file), held.diagnose(file), JSON.stringify(content));
+    }),
+    { numRuns: 500 },
+  );
 });

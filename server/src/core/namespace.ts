@@ -9,7 +9,7 @@ import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { everyMentionAsSlug, holdsText, mentionSlugs, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
 import { isSkillText, parseSkill, skillFromParts } from "./skillFormats.js";
-import { parseAgentDocument, releasedDocument, type AgentDocument } from "./agentSkills/document.js";
+import { documentFromPosted, parseAgentDocument, releasedDocument, type AgentDocument, type PostedDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, relativeLink } from "./agentSkills/paths.js";
 import { isBuiltinCommand } from "./agentSkills/commands.js";
 import { sigilOf, type Reference } from "./agentSkills/references.js";
@@ -293,6 +293,24 @@ export class Namespace {
     this.#indexDocument(next);
     if (previous?.command !== next.command) for (const name of [previous?.command, next.command]) if (name) this.#addDependents(name, affected);
     return this.#invalidate(affected);
+  }
+
+  /**
+   * {@link load} for an agent document another thread parsed ({@link parsedDocumentParts}). Answers false, and
+   * takes nothing, when this file's text must be kept (an editor has it open, or this namespace keeps every text)
+   * or the document it replaces holds its text: the caller loads the text instead.
+   */
+  loadDocument(uri: string, posted: PostedDocument): boolean {
+    const previous = this.#documents.get(uri);
+    if (!this.#releaseLoader(uri) || isSkillText(uri) || isConfigUri(uri) || previous?.text !== undefined) return false;
+    const next = documentFromPosted(uri, posted);
+    if (previous) this.#unindexDocument(previous);
+    this.#documents.set(uri, next);
+    this.#indexDocument(next);
+    const affected = new Set<string>([uri]);
+    if (previous?.command !== next.command) for (const name of [previous?.command, next.command]) if (name) this.#addDependents(name, affected);
+    this.#invalidate(affected);
+    return true;
   }
 
   /** Forgets a file (deleted, or moved out of the workspace). Answers the URIs to diagnose again. */

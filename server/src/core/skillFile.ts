@@ -90,6 +90,16 @@ export function packedMention(token: MentionToken, place: MentionPlace, lines: L
   return FileMention.of(token, place, lines, sigil);
 }
 
+/** A mention of {@link packedMention} made again from its two fields (see {@link postedMention}), on another thread. */
+export function mentionFromPosted(written: string, packed: number, lines: LineMap): Mention & { readonly sigil: MentionSigil } {
+  return new FileMention(interned(written), packed, lines);
+}
+
+/** The two fields a mention of {@link packedMention} is made of, as plain values a thread can post; undefined for another kind. */
+export function postedMention(mention: Mention): { readonly written: string; readonly packed: number } | undefined {
+  return mention instanceof FileMention ? { written: mention.written, packed: mention.packed } : undefined;
+}
+
 /** A frontmatter string list entry (an example request or a near miss) with where it stands. */
 export interface ListEntry {
   readonly text: string;

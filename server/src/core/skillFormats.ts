@@ -1,5 +1,5 @@
 import { isConfigUri } from "./config.js";
-import { isAgentDocumentUri } from "./agentSkills/document.js";
+import { isAgentDocumentUri, postedDocumentOf, type PostedDocument } from "./agentSkills/document.js";
 import { isAgentSkillUri } from "./agentSkills/paths.js";
 import { AGENT_SKILL_FORMAT, parseAgentSkill } from "./agentSkills/skillFolder.js";
 import { parseSkillFile, postableParts, releasedFromParts, SKILL_FILE_FORMAT, type ReleasedParts, type SkillFile, type SkillFormat, type TextLoader } from "./skillFile.js";
@@ -33,4 +33,9 @@ export function parsedSkillParts(uri: string, text: string): ReleasedParts | und
 /** The released skill those parts stand for, on the namespace's thread. */
 export function skillFromParts(uri: string, parts: ReleasedParts, load: TextLoader): SkillFile {
   return releasedFromParts(uri, skillFormatOf(uri), parts, load);
+}
+
+/** An agent document parsed on a thread other than the namespace's, as values it can post; undefined for a skill or a `skills.json`. */
+export function parsedDocumentParts(uri: string, text: string): PostedDocument | undefined {
+  return isSkillText(uri) || isConfigUri(uri) ? undefined : postedDocumentOf(uri, text);
 }

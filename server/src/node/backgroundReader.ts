@@ -1,5 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { decodePartsBatch } from "../core/partsBatch.js";
+import type { PostedDocument } from "../core/agentSkills/document.js";
 import type { ReleasedParts } from "../core/skillFile.js";
 import { startBundledWorker } from "./bundledWorker.js";
 import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
@@ -17,6 +18,8 @@ export interface ReadBatch {
   readonly files: readonly (Uint8Array | undefined)[];
   /** Each file's skill as the thread parsed it (undefined, or no list: parse it from its bytes). */
   readonly parts: readonly (ReleasedParts | undefined)[] | undefined;
+  /** Each file's agent document as the thread parsed it (null, or no list: parse it from its bytes). */
+  readonly documents?: readonly (PostedDocument | null)[] | undefined;
 }
 
 /** The thread's young generation, small: the skills it parses are posted and dropped (12 and 24 MB were no faster at 50,000 skills). */
@@ -174,7 +177,7 @@ export class BackgroundReader {
       if (first.batch) threadAhead = first.answered;
       const answer = first.batch ? await first.batch : undefined;
       const batch = answer?.batch ?? readFileBatchSync(first.paths, this.#limit, spares.pop());
-      yield { files: filesOfBatch(batch), parts: answer?.parts ? [...decodePartsBatch(answer.parts)] : undefined };
+      yield { files: filesOfBatch(batch), parts: answer?.parts ? [...decodePartsBatch(answer.parts)] : undefined, documents: answer?.documents };
       // The caller asked for the next batch: it is done with this one's bytes.
       spares.push(batch.bytes.buffer as ArrayBuffer);
     }

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import type { PostedDocument } from "../core/agentSkills/document.js";
 import type { PartsBatch } from "../core/partsBatch.js";
 
 /** Decodes a file's bytes without state between calls, so one instance serves every file (a BOM stays in the text). */
@@ -108,4 +109,6 @@ export interface ReadResponse {
   readonly id: number;
   readonly batch: FileBatch;
   readonly parts?: PartsBatch;
+  /** Each file's agent document as the thread parsed it, null for any other file. */
+  readonly documents?: readonly (PostedDocument | null)[];
 }

@@ -1,28 +1,39 @@
 /**
  * The thread that reads the workspace's files for the first index (dist/reader-worker.js): the main thread
  * parses one batch while this one reads the next, and lists the Agent Skills' folders meanwhile. Asked to, it
- * parses a batch's skills as well and answers what the namespace keeps of each; what is kept is decided where
- * the namespace is.
+ * parses a batch's skills and agent documents as well and answers what the namespace keeps of each; what is
+ * kept is decided where the namespace is.
  */
 import { parentPort } from "node:worker_threads";
-import { parsedSkillParts } from "../core/skillFormats.js";
+import { parsedDocumentParts, parsedSkillParts } from "../core/skillFormats.js";
+import type { PostedDocument } from "../core/agentSkills/document.js";
 import { encodePartsBatch, type PartsBatch } from "../core/partsBatch.js";
 import { FILE_DECODER, filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
 import { uriFromPath } from "./fileUris.js";
 import { listFolderEntriesSync, listNextSharedChunk, treesOf, type ListRequest, type ListResponse, type SharedChunks } from "./folderEntries.js";
 
-/** Each file's skill parsed, packed; a file the main thread is to parse (unreadable, no skill, or a parse that failed or cannot travel) is left out. */
-function partsOfBatch(paths: readonly string[], batch: FileBatch): PartsBatch {
+/**
+ * Each file's skill parsed, packed, and each agent document parsed; a file the main thread is to parse
+ * (unreadable, neither, or a parse that failed or cannot travel) is left out.
+ */
+function parsedBatch(paths: readonly string[], batch: FileBatch): { parts: PartsBatch; documents: (PostedDocument | null)[] | undefined } {
+  let documents: (PostedDocument | null)[] | undefined;
   const parts = filesOfBatch(batch).map((bytes, i) => {
     if (bytes === undefined) return undefined;
     try {
-      return parsedSkillParts(uriFromPath(paths[i] ?? ""), FILE_DECODER.decode(bytes));
+      const uri = uriFromPath(paths[i] ?? "");
+      const text = FILE_DECODER.decode(bytes);
+      const skill = parsedSkillParts(uri, text);
+      if (skill !== undefined) return skill;
+      const document = parsedDocumentParts(uri, text);
+      if (document !== undefined) (documents ??= new Array<PostedDocument | null>(paths.length).fill(null))[i] = document;
+      return undefined;
     } catch {
       // The main thread parses it again and reports what went wrong there.
       return undefined;
     }
   });
-  return encodePartsBatch(parts);
+  return { parts: encodePartsBatch(parts), documents };
 }
 
 const port = parentPort;
@@ -42,6 +53,6 @@ port?.on("message", (request: ReadRequest | ListRequest) => {
   }
   const paths = request.paths.split("\0");
   const batch = readFileBatchSync(paths, request.limit, request.spare);
-  const response: ReadResponse = { id: request.id, batch, ...(request.parse ? { parts: partsOfBatch(paths, batch) } : {}) };
+  const response: ReadResponse = { id: request.id, batch, ...(request.parse ? parsedBatch(paths, batch) : {}) };
   port.postMessage(response, response.parts ? [batch.bytes.buffer as ArrayBuffer, response.parts.numbers.buffer as ArrayBuffer] : [batch.bytes.buffer as ArrayBuffer]);
 });

@@ -479,7 +479,9 @@ export async function loadFolders(namespace: Namespace, folders: readonly string
           if (!shouldRead(uri)) continue;
           try {
             const parts = batch.parts?.[i];
-            if (!parts || !namespace.loadParts(uri, parts)) namespace.load(uri, FILE_DECODER.decode(bytes));
+            const document = batch.documents?.[i];
+            const taken = parts ? namespace.loadParts(uri, parts) : document ? namespace.loadDocument(uri, document) : false;
+            if (!taken) namespace.load(uri, FILE_DECODER.decode(bytes));
           } catch (error) {
             // One file the core cannot take costs that file, not the index of the rest.
             if (!onFileFailure) throw error;

@@ -1,8 +1,8 @@
 import { DiagnosticCodes, type CoreDiagnostic } from "../diagnostics.js";
 import { unreadableReason } from "../skillFile.js";
-import { LineMap } from "../text.js";
+import { LineMap, type LineMapParts } from "../text.js";
 import { agentDocumentRole, commandNameOf, type AgentDocumentRole } from "./paths.js";
-import { scanReferences, type Reference } from "./references.js";
+import { postedReference, referenceFromPosted, scanReferences, type PostedReference, type Reference } from "./references.js";
 
 /**
  * A Markdown file of an Agent Skills workspace that is not a skill: CLAUDE.md, AGENTS.md, the agents'
@@ -48,4 +48,29 @@ export function parseAgentDocument(uri: string, text: string): AgentDocument {
 /** The document without its text (see {@link AgentDocument.text}); its references and problems hold no slice of it. */
 export function releasedDocument(document: AgentDocument): AgentDocument {
   return document.text === undefined ? document : { ...document, text: undefined };
+}
+
+/**
+ * A document parsed on another thread, as plain values it can post: what a released document keeps. The reading
+ * thread parses a real library's Markdown (references beside each SKILL.md) while the namespace's thread takes
+ * in the skills: on two cores the first index was bound by that thread alone.
+ */
+export interface PostedDocument {
+  readonly role: AgentDocumentRole;
+  readonly command: string | undefined;
+  readonly lines: LineMapParts;
+  readonly mentions: readonly PostedReference[];
+  readonly problems: readonly CoreDiagnostic[];
+}
+
+/** The document of `text`, parsed and made ready to post ({@link documentFromPosted} takes it in). */
+export function postedDocumentOf(uri: string, text: string): PostedDocument {
+  const { role, command, lines, mentions, problems } = parseAgentDocument(uri, text);
+  return { role, command, lines: lines.parts, mentions: mentions.map(postedReference), problems };
+}
+
+/** The released document a {@link PostedDocument} stands for. */
+export function documentFromPosted(uri: string, posted: PostedDocument): AgentDocument {
+  const lines = new LineMap(posted.lines);
+  return { uri, role: posted.role, command: posted.command, text: undefined, lines, mentions: posted.mentions.map((mention) => referenceFromPosted(mention, lines)), problems: posted.problems };
 }

@@ -1,6 +1,6 @@
 import { scanMentions } from "../mentions.js";
 import { codeFences, codeSpans, isInFence, proseRegions, type CodeFence, type TextSpan } from "../prose.js";
-import { packedMention, type Mention, type MentionPlace } from "../skillFile.js";
+import { mentionFromPosted, packedMention, postedMention, type Mention, type MentionPlace } from "../skillFile.js";
 import { isValidHandle } from "../slug.js";
 import { detached, interned, internedSlice, type LineMap, type Range } from "../text.js";
 import { AGENT_SKILL_FILE, resolveLink, segmentsOf } from "./paths.js";
@@ -94,7 +94,7 @@ function scanSigils(text: string, from: number, to: number, regions: readonly Co
 const LINK = /\[[^\]\n]*\]\(([^)\s<>]+)(?:\s+"[^"\n]*")?\)/g;
 
 /** Markdown links whose target is a skill's folder or its SKILL.md: the folder name in the target, and the SKILL.md it means. */
-interface LinkToken {
+export interface LinkToken {
   readonly start: number;
   readonly end: number;
   readonly name: string;
@@ -170,6 +170,26 @@ class LinkReference implements Reference {
     const link = this.#link;
     return { text: link.raw, range: this.#lines.rangeOf(link.rawStart, link.rawStart + link.raw.length) };
   }
+
+  get posted(): PostedReference {
+    return { link: this.#link, place: this.place };
+  }
+}
+
+/** A reference as plain values a thread can post: a packed mention's two fields, or a link's token and place. */
+export type PostedReference = { readonly written: string; readonly packed: number } | { readonly link: LinkToken; readonly place: MentionPlace };
+
+export function postedReference(reference: Reference): PostedReference {
+  if (reference instanceof LinkReference) return reference.posted;
+  const mention = postedMention(reference);
+  if (mention === undefined) throw new Error(`A reference of an unknown kind: ${reference.slug}`);
+  return mention;
+}
+
+/** The reference {@link postedReference} stands for, in a text whose line map is `lines`. */
+export function referenceFromPosted(posted: PostedReference, lines: LineMap): Reference {
+  if ("link" in posted) return new LinkReference(interned(posted.link.name), posted.link, posted.place, lines);
+  return mentionFromPosted(posted.written, posted.packed, lines) as Reference;
 }
 
 /**
