@@ -132,7 +132,10 @@ interface SourceLine {
  */
 export function readSimpleEntries(source: string, base: number, lines: LineMap): FrontmatterEntry[] | undefined {
   const all: SourceLine[] = [];
-  everyLine(source, (text, start) => all.push({ text, start }) > 0);
+  everyLine(source, (text, start) => {
+    all.push({ text, start });
+    return true;
+  });
   const entries: FrontmatterEntry[] = [];
   const seen = new Set<string>();
   const rangeOf = (from: number, to: number) => lines.rangeOf(base + from, base + to);
@@ -282,6 +285,7 @@ function inlineValue(written: string, valueStart: number, rangeOf: RangeOf): Fro
   return written.charAt(0) === "[" ? bracketList(written, valueStart, rangeOf) : stringValue(written, valueStart, rangeOf);
 }
 
+/** A string on its line, plain or quoted ({@link stringOf}), standing at `valueStart`; undefined for anything else. */
 function stringValue(written: string, valueStart: number, rangeOf: RangeOf): FrontmatterValue | undefined {
   const value = stringOf(written);
   return value === undefined ? undefined : { kind: "string", value, quoted: written !== value, range: rangeOf(valueStart, valueStart + written.length) };
