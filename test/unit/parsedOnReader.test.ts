@@ -26,7 +26,12 @@ function filesUnder(folder: string): string[] {
 }
 
 
-test("every example and fixture skill parsed on the reading thread answers as its text parsed here does", async () => {
+/**
+ * Every example and fixture file read into one namespace from its text here, and into another through the real
+ * reading thread, each batch parsed there (whether it keeps ahead or not): what the thread parsed is taken as
+ * posted, the rest parsed here. Counts the skills and the agent documents taken as posted.
+ */
+async function readThroughTheThread(): Promise<{ texts: Map<string, string>; fromText: Namespace; posted: Namespace; skillsThere: number; documentsThere: number }> {
   const material = MATERIAL.flatMap((folder) => filesUnder(path.join(ROOT, folder)));
   // The batch due first is read on this thread while the reading one boots: a first batch of nothing.
   const paths = [...Array.from({ length: 128 }, (_, i) => path.join(ROOT, `no-such-file-${i}.skill.md`)), ...material];
@@ -35,23 +40,30 @@ test("every example and fixture skill parsed on the reading thread answers as it
   for (const [uri, text] of texts) fromText.load(uri, text);
   const posted = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
   const reader = new BackgroundReader(4_000_000);
-  let parsedThere = 0;
+  let skillsThere = 0;
+  let documentsThere = 0;
   try {
     assert.equal(reader.threaded, true, "the thread started");
     while (!reader.online) await new Promise((resolve) => setTimeout(resolve, 5));
     let at = 0;
-    // Every batch parsed on the thread, whether it keeps ahead or not.
     for await (const batch of reader.readParsed(paths, 1, false)) {
       for (const [i, bytes] of batch.files.entries()) {
         const uri = uriFromPath(paths[at++] ?? "");
         const parts = batch.parts?.[i];
-        if (parts && posted.loadParts(uri, parts)) parsedThere++;
+        const document = batch.documents?.[i];
+        if (parts && posted.loadParts(uri, parts)) skillsThere++;
+        else if (document && posted.loadDocument(uri, document)) documentsThere++;
         else if (bytes) posted.load(uri, Buffer.from(bytes).toString("utf8"));
       }
     }
   } finally {
     reader.close();
   }
+  return { texts, fromText, posted, skillsThere, documentsThere };
+}
+
+test("every example and fixture skill parsed on the reading thread answers as its text parsed here does", async () => {
+  const { fromText, posted, skillsThere: parsedThere } = await readThroughTheThread();
   const skills = [...fromText.skills()];
   assert.ok(skills.length >= 40, `${skills.length} skills`);
   // Every skill file travels; a SKILL.md does unless it links to a skill's folder (a link carries its target, not a number).
@@ -138,31 +150,7 @@ function documentAnswers(namespace: Namespace, uri: string): unknown {
 }
 
 test("every example and fixture agent document parsed on the reading thread answers as its text parsed here does", async () => {
-  const material = MATERIAL.flatMap((folder) => filesUnder(path.join(ROOT, folder)));
-  const paths = [...Array.from({ length: 128 }, (_, i) => path.join(ROOT, `no-such-file-${i}.md`)), ...material];
-  const texts = new Map(material.map((file) => [uriFromPath(file), readFileSync(file, "utf8")]));
-  const fromText = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
-  for (const [uri, text] of texts) fromText.load(uri, text);
-  const posted = new Namespace({ isOpen: () => false, load: (uri) => texts.get(uri) });
-  const reader = new BackgroundReader(4_000_000);
-  let parsedThere = 0;
-  try {
-    assert.equal(reader.threaded, true, "the thread started");
-    while (!reader.online) await new Promise((resolve) => setTimeout(resolve, 5));
-    let at = 0;
-    for await (const batch of reader.readParsed(paths, 1, false)) {
-      for (const [i, bytes] of batch.files.entries()) {
-        const uri = uriFromPath(paths[at++] ?? "");
-        const parts = batch.parts?.[i];
-        const document = batch.documents?.[i];
-        if (parts && posted.loadParts(uri, parts)) continue;
-        if (document && posted.loadDocument(uri, document)) parsedThere++;
-        else if (bytes) posted.load(uri, Buffer.from(bytes).toString("utf8"));
-      }
-    }
-  } finally {
-    reader.close();
-  }
+  const { texts, fromText, posted, documentsThere: parsedThere } = await readThroughTheThread();
   const documents = [...texts.keys()].filter((uri) => fromText.document(uri) !== undefined);
   assert.ok(documents.length >= 8, `${documents.length} documents`);
   assert.equal(parsedThere, documents.length, "every agent document was parsed on the thread");
