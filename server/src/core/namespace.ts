@@ -286,7 +286,11 @@ export class Namespace {
       return new Set();
     }
     const parsed = parseAgentDocument(uri, text);
-    const next = release ? releasedDocument(parsed) : parsed;
+    return this.#takeDocument(uri, previous, release ? releasedDocument(parsed) : parsed);
+  }
+
+  /** Puts `next` in place of `previous` (if any) and answers the URIs to diagnose again. */
+  #takeDocument(uri: string, previous: AgentDocument | undefined, next: AgentDocument): Set<string> {
     const affected = new Set<string>([uri]);
     if (previous) this.#unindexDocument(previous);
     this.#documents.set(uri, next);
@@ -303,13 +307,7 @@ export class Namespace {
   loadDocument(uri: string, posted: PostedDocument): boolean {
     const previous = this.#documents.get(uri);
     if (!this.#releaseLoader(uri) || isSkillText(uri) || isConfigUri(uri) || previous?.text !== undefined) return false;
-    const next = documentFromPosted(uri, posted);
-    if (previous) this.#unindexDocument(previous);
-    this.#documents.set(uri, next);
-    this.#indexDocument(next);
-    const affected = new Set<string>([uri]);
-    if (previous?.command !== next.command) for (const name of [previous?.command, next.command]) if (name) this.#addDependents(name, affected);
-    this.#invalidate(affected);
+    this.#takeDocument(uri, previous, documentFromPosted(uri, posted));
     return true;
   }
 
