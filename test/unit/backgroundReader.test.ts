@@ -5,11 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { BackgroundReader } from "../../server/src/node/backgroundReader.js";
+import { filesOfBatch, readFileBatchSync, readFileBytesSync } from "../../server/src/node/fileBytes.js";
 
 function fixture(): { folder: string; paths: string[] } {
   const folder = mkdtempSync(path.join(tmpdir(), "skill-reader-"));
@@ -112,6 +113,39 @@ test("without the thread (SKILL_LSP_READER=main, or once it is closed) the answe
   } finally {
     if (before === undefined) delete process.env.SKILL_LSP_READER;
     else process.env.SKILL_LSP_READER = before;
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("a batch reads files larger than its buffer's room, empty files and the limit as one file at a time would", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-batch-"));
+  try {
+    const limit = 200_000;
+    // Lengths around the room a read is given (64 KB) and the buffer's first size (256 KB), and past the limit.
+    const sizes = [0, 1, 65_535, 65_536, 65_537, 150_000, 199_999, 200_000, 200_001, 450_000, 3, 0, 262_144];
+    const paths = sizes.map((size, i) => {
+      const file = path.join(folder, `file-${i}.skill.md`);
+      writeFileSync(file, Buffer.alloc(size, 97 + (i % 26)));
+      return file;
+    });
+    mkdirSync(path.join(folder, "a-folder.skill.md"));
+    execFileSync("mkfifo", [path.join(folder, "a-pipe.skill.md")]);
+    // A device reads without end: only past the limit is it found to be no file.
+    symlinkSync("/dev/zero", path.join(folder, "zeros.skill.md"));
+    const others = ["a-pipe", "a-folder", "missing", "zeros"].map((name) => path.join(folder, `${name}.skill.md`));
+    paths.splice(4, 0, ...others);
+    const wanted = paths.map((file) => readFileBytesSync(file, limit));
+    assert.deepEqual(wanted.slice(4, 8), [undefined, undefined, undefined, undefined]);
+    // Without a buffer handed back, with a small one, and with the buffer the first batch grew to.
+    const first = readFileBatchSync(paths, limit);
+    for (const spare of [undefined, new ArrayBuffer(1000), first.bytes.buffer as ArrayBuffer]) {
+      const files = filesOfBatch(readFileBatchSync(paths, limit, spare));
+      assert.deepEqual(
+        files.map((bytes) => bytes && Buffer.from(bytes)),
+        wanted.map((bytes) => bytes && Buffer.from(bytes)),
+      );
+    }
+  } finally {
     rmSync(folder, { recursive: true, force: true });
   }
 });
