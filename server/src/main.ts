@@ -1,5 +1,5 @@
 /** One entry point: the language server (`--stdio`, `--node-ipc`, `--socket=N`) or the command line over the core. */
-import { capOldGenerationGrowth, runsAsServer } from "./node/serverRuntime.js";
+import { growOldGenerationForFirstIndex, runsAsServer } from "./node/serverRuntime.js";
 
 const args = process.argv.slice(2);
 
@@ -10,7 +10,7 @@ const BROKEN_PIPE_STATUS = 141;
 // answer `initialize` later.
 if (runsAsServer(args)) {
   // The launcher (dist/server.js) has set it already, before compiling; the bundle may also run on its own.
-  capOldGenerationGrowth();
+  growOldGenerationForFirstIndex();
   void import("./lsp/server.js").then((server) => server.startServer());
 } else {
   // A reader that stops early (`skill-lsp check | head`) closes the pipe: the rest is unwanted, and the process

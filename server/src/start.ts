@@ -12,7 +12,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import { LAUNCHER_IMPORT } from "./node/importModule.js";
-import { capOldGenerationGrowth, runsAsServer } from "./node/serverRuntime.js";
+import { growOldGenerationForFirstIndex, runsAsServer, underStartFlags } from "./node/serverRuntime.js";
 
 const BUNDLE = path.join(__dirname, "server-bundle.js");
 /** The cache is written this long after start, or at exit if sooner: by then the first answers' functions are compiled too. */
@@ -54,10 +54,11 @@ function runCompiled(script: vm.Script): void {
 
 function start(): void {
   // V8 stamps a code cache with its flags and rejects one made under others: the server's flag is set before the
-  // compile, so that the cache it writes later carries the flags a fresh server compiles under. The command line
-  // runs without it, so it keeps a cache of its own: sharing one, each would reject the other's and write its own.
+  // compile, and the cache is made under it even once the first index has changed it, so that it carries the flags
+  // a fresh server compiles under. The command line runs without it, so it keeps a cache of its own: sharing one,
+  // each would reject the other's and write its own.
   const server = runsAsServer(process.argv.slice(2));
-  if (server) capOldGenerationGrowth();
+  if (server) growOldGenerationForFirstIndex();
   const folder = cacheFolder();
   if (folder === undefined) {
     require(BUNDLE);
@@ -126,7 +127,7 @@ function saveCache(folder: string, prefix: string, cacheFile: string, script: vm
   try {
     mkdirSync(folder, { recursive: true });
     const temporary = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, script.createCachedData());
+    writeFileSync(temporary, underStartFlags(() => script.createCachedData()));
     renameSync(temporary, cacheFile);
     const samePath = prefix.slice(0, prefix.indexOf("-") + 1);
     const caches: { file: string; modified: number }[] = [];

@@ -45,6 +45,7 @@ import { complete, resolveCompletion, type CompletionOptions } from "../service/
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { skillClosure, type BundleFile } from "../core/bundle.js";
 import { filesOfSkill } from "../node/bundleFiles.js";
+import { capOldGenerationGrowth } from "../node/serverRuntime.js";
 import { quickFixes } from "../service/codeActions.js";
 import { leaveToEditor, toLspDiagnostics } from "../service/diagnostics.js";
 import { editEnd, withoutMentionBeingTyped } from "../service/typing.js";
@@ -682,6 +683,8 @@ export class SkillServer {
       this.#scheduleStatus();
       throw error;
     } finally {
+      // What follows the first index makes garbage faster than the growth it had collects it.
+      capOldGenerationGrowth();
       progress?.done();
       listed(listing ?? new ListedWorkspace([]));
       this.#listing = undefined;

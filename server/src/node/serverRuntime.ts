@@ -9,12 +9,50 @@ export function runsAsServer(args: readonly string[]): boolean {
 }
 
 /**
- * A long-lived server's old generation grows by at most 40% a collection, not by V8's factor of up to 4: its
- * first index and the comparison after it make garbage faster than a factor tuned for throughput collects it
- * (alternating cold starts at 100,000 skills: 305 MB resident after the whole index against 396, and no
- * slower). A one-shot command keeps V8's factor: `check` on 100,000 skills spent 1.8 s collecting with the cap
- * against 1.3 s without. Setting the same value again changes nothing.
+ * How much a long-lived server's old generation may grow from one full collection to the next (V8's
+ * `--heap-growing-percent`; its own factor goes up to 4×). During the first index the heap only grows, and each
+ * full collection marks all of it on the collector's helper thread, which shares two cores with the reading
+ * thread: at 40% the first index of 100,000 skills ran six marking cycles, at 100% three, and the index ended
+ * 7-8% sooner (50,000 and 100,000 skills, alternating cold starts) with the same peak. After it, the comparison
+ * and the workspace report make garbage faster than V8's factor collects it, so the growth is capped at 40%:
+ * 380-390 MB at the peak at 100,000 skills against 500 with V8's factor, and 474 with 150% kept through the index.
+ * A one-shot command keeps V8's factor: `check` on 100,000 skills spent 1.8 s collecting at 40% against 1.3 s.
  */
+const FIRST_INDEX_GROWTH_PERCENT = 100;
+const SETTLED_GROWTH_PERCENT = 40;
+
+/**
+ * The growth in force, kept on the global object: the launcher (dist/server.js) and the bundle each hold their
+ * own copy of this module.
+ */
+const GROWTH = Symbol.for("skill-lsp.oldGenerationGrowth");
+
+function setGrowth(percent: number): void {
+  setFlagsFromString(`--heap-growing-percent=${percent}`);
+  (globalThis as Record<symbol, unknown>)[GROWTH] = percent;
+}
+
+/** The server's growth from its start to the end of its first index. Setting the same value again changes nothing. */
+export function growOldGenerationForFirstIndex(): void {
+  setGrowth(FIRST_INDEX_GROWTH_PERCENT);
+}
+
+/** The server's growth once its first index has ended. */
 export function capOldGenerationGrowth(): void {
-  setFlagsFromString("--heap-growing-percent=40");
+  setGrowth(SETTLED_GROWTH_PERCENT);
+}
+
+/**
+ * `make` run under the growth a fresh server compiles its bundle under, the growth in force restored after: V8
+ * stamps a code cache with the flags in force when it is made, and rejects a cache made under other flags.
+ */
+export function underStartFlags<T>(make: () => T): T {
+  const now = (globalThis as Record<symbol, unknown>)[GROWTH];
+  if (typeof now !== "number" || now === FIRST_INDEX_GROWTH_PERCENT) return make();
+  setFlagsFromString(`--heap-growing-percent=${FIRST_INDEX_GROWTH_PERCENT}`);
+  try {
+    return make();
+  } finally {
+    setGrowth(now);
+  }
 }
