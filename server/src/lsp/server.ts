@@ -45,7 +45,7 @@ import { complete, resolveCompletion, type CompletionOptions } from "../service/
 import { exportSkillBundle, planSkillImport } from "../service/bundles.js";
 import { skillClosure, type BundleFile } from "../core/bundle.js";
 import { filesOfSkill } from "../node/bundleFiles.js";
-import { capOldGenerationGrowth } from "../node/serverRuntime.js";
+import { capOldGenerationGrowth, capOldGenerationGrowthWhenLarge } from "../node/serverRuntime.js";
 import { quickFixes } from "../service/codeActions.js";
 import { leaveToEditor, toLspDiagnostics } from "../service/diagnostics.js";
 import { editEnd, withoutMentionBeingTyped } from "../service/typing.js";
@@ -662,6 +662,7 @@ export class SkillServer {
           const now = performance.now();
           if (now - reportedAt < PROGRESS_INTERVAL_MS && done < total) return;
           reportedAt = now;
+          capOldGenerationGrowthWhenLarge();
           progress?.report(Math.round((100 * done) / Math.max(total, 1)), `${done}/${total} files`);
         },
         isCancelled: () => progress?.token.isCancellationRequested ?? false,

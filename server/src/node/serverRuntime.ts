@@ -1,5 +1,5 @@
 /** How the entry point knows it runs as a language server, and the V8 setting such a long-lived process takes. */
-import { setFlagsFromString } from "node:v8";
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
 
 const TRANSPORTS = ["--stdio", "--node-ipc", "--socket", "--pipe", "--clientProcessId"];
 
@@ -13,9 +13,10 @@ export function runsAsServer(args: readonly string[]): boolean {
  * `--heap-growing-percent`; its own factor goes up to 4×). During the first index the heap only grows, and each
  * full collection marks all of it on the collector's helper thread, which shares two cores with the reading
  * thread: at 40% the first index of 100,000 skills ran six marking cycles, at 100% three, and the index ended
- * 7-8% sooner (50,000 and 100,000 skills, alternating cold starts) with the same peak. After it, the comparison
- * and the workspace report make garbage faster than V8's factor collects it, so the growth is capped at 40%:
- * 380-390 MB at the peak at 100,000 skills against 500 with V8's factor, and 474 with 150% kept through the index.
+ * 9-14% sooner (50,000 and 100,000 skills, alternating cold starts). After it, the comparison and the workspace
+ * report make garbage faster than V8's factor collects it, so the growth is capped at 40% then, and once the heap
+ * is large: at 100,000 skills 380-390 MB at the peak against 500 with V8's factor, and 474 with 150% kept
+ * through the index.
  * A one-shot command keeps V8's factor: `check` on 100,000 skills spent 1.8 s collecting at 40% against 1.3 s.
  */
 const FIRST_INDEX_GROWTH_PERCENT = 100;
@@ -32,7 +33,7 @@ function setGrowth(percent: number): void {
   (globalThis as Record<symbol, unknown>)[GROWTH] = percent;
 }
 
-/** The server's growth from its start to the end of its first index. Setting the same value again changes nothing. */
+/** The server's growth from its start to the end of its first index (or a large heap). Setting the same value again changes nothing. */
 export function growOldGenerationForFirstIndex(): void {
   setGrowth(FIRST_INDEX_GROWTH_PERCENT);
 }
@@ -40,6 +41,18 @@ export function growOldGenerationForFirstIndex(): void {
 /** The server's growth once its first index has ended. */
 export function capOldGenerationGrowth(): void {
   setGrowth(SETTLED_GROWTH_PERCENT);
+}
+
+/**
+ * The heap in use above which the first index's growth is capped already: a limit set at double the heap near
+ * the index's end is one the comparison's garbage then fills before the next collection.
+ */
+const CAP_ABOVE_BYTES = 128 * 1024 * 1024;
+
+/** Caps the growth once the heap in use is large (see CAP_ABOVE_BYTES): asked now and then while the first index runs. */
+export function capOldGenerationGrowthWhenLarge(): void {
+  if ((globalThis as Record<symbol, unknown>)[GROWTH] === SETTLED_GROWTH_PERCENT) return;
+  if (getHeapStatistics().used_heap_size >= CAP_ABOVE_BYTES) capOldGenerationGrowth();
 }
 
 /**
