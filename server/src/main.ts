@@ -1,5 +1,5 @@
 /** One entry point: the language server (`--stdio`, `--node-ipc`, `--socket=N`) or the command line over the core. */
-import { growOldGenerationForFirstIndex, runsAsServer } from "./node/serverRuntime.js";
+import { compileInForegroundOnFewCores, growOldGenerationForFirstIndex, runsAsServer } from "./node/serverRuntime.js";
 
 const args = process.argv.slice(2);
 
@@ -13,6 +13,8 @@ if (runsAsServer(args)) {
   growOldGenerationForFirstIndex();
   void import("./lsp/server.js").then((server) => server.startServer());
 } else {
+  // The launcher has set it already, before compiling; the bundle may also run on its own.
+  compileInForegroundOnFewCores();
   // A reader that stops early (`skill-lsp check | head`) closes the pipe: the rest is unwanted, and the process
   // ends at once, quietly, as a tool stopped by SIGPIPE would (status 141 in a shell).
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {

@@ -12,7 +12,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import { LAUNCHER_IMPORT } from "./node/importModule.js";
-import { growOldGenerationForFirstIndex, runsAsServer, underStartFlags } from "./node/serverRuntime.js";
+import { compileInForegroundOnFewCores, growOldGenerationForFirstIndex, runsAsServer, underStartFlags } from "./node/serverRuntime.js";
 
 const BUNDLE = path.join(__dirname, "server-bundle.js");
 /** The cache is written this long after start, or at exit if sooner: by then the first answers' functions are compiled too. */
@@ -55,10 +55,11 @@ function runCompiled(script: vm.Script): void {
 function start(): void {
   // V8 stamps a code cache with its flags and rejects one made under others: the server's flag is set before the
   // compile, and the cache is made under it even once the first index has changed it, so that it carries the flags
-  // a fresh server compiles under. The command line runs without it, so it keeps a cache of its own: sharing one,
-  // each would reject the other's and write its own.
+  // a fresh server compiles under. The command line runs with a flag of its own, so it keeps a cache of its own:
+  // sharing one, each would reject the other's and write its own.
   const server = runsAsServer(process.argv.slice(2));
   if (server) growOldGenerationForFirstIndex();
+  else compileInForegroundOnFewCores();
   const folder = cacheFolder();
   if (folder === undefined) {
     require(BUNDLE);
