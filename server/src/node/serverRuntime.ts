@@ -14,7 +14,7 @@ export function runsAsServer(args: readonly string[]): boolean {
  * `--heap-growing-percent`; its own factor goes up to 4×). During the first index the heap only grows, and each
  * full collection marks all of it on the collector's helper thread, which shares two cores with the reading
  * thread: at 40% the first index of 100,000 skills ran six marking cycles, at 100% three, and the index ended
- * 9-14% sooner (50,000 and 100,000 skills, alternating cold starts). After it, the comparison and the workspace
+ * 7-14% sooner (50,000 and 100,000 skills, alternating cold starts). After it, the comparison and the workspace
  * report make garbage faster than V8's factor collects it, so the growth is capped at 40% then, and once the heap
  * is large: at 100,000 skills 380-390 MB at the peak against 500 with V8's factor, and 474 with 150% kept
  * through the index.
@@ -76,9 +76,9 @@ export function underStartFlags<T>(make: () => T): T {
  * background thread: `check` keeps its own threads busy (the main one, the reading thread, the two join threads),
  * so a background job only waits for a core while the code it would replace runs slower. On 100,000 skills,
  * `check` took 5.01 s rather than 5.35 s, and in a second set 5.01 s rather than 5.19 s (medians of 10 and of 6
- * alternating runs on two cores). The language server keeps
- * compiling in the background: its threads are idle between requests, and a compile on its thread would hold up
- * an answer (its first index was no faster without, 1,992 against 2,058 ms at 50,000 skills).
+ * alternating runs on two cores). The language server keeps compiling in the background: its threads are idle
+ * between requests, and a compile on its thread would hold up an answer (its first index was no faster without,
+ * 1,992 against 2,058 ms at 50,000 skills).
  */
 export function compileInForegroundOnFewCores(): void {
   if (availableParallelism() <= 2) setFlagsFromString("--no-concurrent-recompilation");
