@@ -29,8 +29,18 @@ const SETTLED_GROWTH_PERCENT = 40;
  */
 const GROWTH = Symbol.for("skill-lsp.oldGenerationGrowth");
 
-function setGrowth(percent: number): void {
+/** The growth last set by {@link setGrowth}; undefined in a process that never set one (the command line). */
+function growthInForce(): number | undefined {
+  const percent = (globalThis as Record<symbol, unknown>)[GROWTH];
+  return typeof percent === "number" ? percent : undefined;
+}
+
+function applyGrowthFlag(percent: number): void {
   setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
+
+function setGrowth(percent: number): void {
+  applyGrowthFlag(percent);
   (globalThis as Record<symbol, unknown>)[GROWTH] = percent;
 }
 
@@ -52,7 +62,7 @@ const CAP_ABOVE_BYTES = 128 * 1024 * 1024;
 
 /** Caps the growth once the heap in use is large (see CAP_ABOVE_BYTES): asked now and then while the first index runs. */
 export function capOldGenerationGrowthWhenLarge(): void {
-  if ((globalThis as Record<symbol, unknown>)[GROWTH] === SETTLED_GROWTH_PERCENT) return;
+  if (growthInForce() === SETTLED_GROWTH_PERCENT) return;
   if (getHeapStatistics().used_heap_size >= CAP_ABOVE_BYTES) capOldGenerationGrowth();
 }
 
@@ -61,13 +71,13 @@ export function capOldGenerationGrowthWhenLarge(): void {
  * stamps a code cache with the flags in force when it is made, and rejects a cache made under other flags.
  */
 export function underStartFlags<T>(make: () => T): T {
-  const now = (globalThis as Record<symbol, unknown>)[GROWTH];
-  if (typeof now !== "number" || now === FIRST_INDEX_GROWTH_PERCENT) return make();
-  setFlagsFromString(`--heap-growing-percent=${FIRST_INDEX_GROWTH_PERCENT}`);
+  const now = growthInForce();
+  if (now === undefined || now === FIRST_INDEX_GROWTH_PERCENT) return make();
+  applyGrowthFlag(FIRST_INDEX_GROWTH_PERCENT);
   try {
     return make();
   } finally {
-    setGrowth(now);
+    applyGrowthFlag(now);
   }
 }
 
