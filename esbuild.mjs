@@ -93,6 +93,8 @@ const builds = [
   { ...common, entryPoints: ["server/src/start.ts"], outfile: "dist/server.js", sourcemap: false },
   // The thread that reads the workspace's files for the first index, beside the bundle that starts it.
   { ...common, entryPoints: ["server/src/node/readerWorker.ts"], outfile: "dist/reader-worker.js", sourcemap: false },
+  // Its parsers, which it loads when first asked to parse.
+  { ...common, entryPoints: ["server/src/node/readerParse.ts"], outfile: "dist/reader-parse.js", sourcemap: false },
   // The threads that find the menu-similar pairs, beside it too.
   { ...common, entryPoints: ["server/src/node/joinWorker.ts"], outfile: "dist/join-worker.js", sourcemap: false },
 ];

@@ -25,7 +25,7 @@ const server = readdirSync(metafiles)
   .filter((metafile) => Object.keys(metafile.outputs).some((output) => output.endsWith("dist/server-bundle.js")));
 rmSync(metafiles, { recursive: true, force: true });
 
-for (const file of ["dist/server.js", "dist/server-bundle.js", "dist/reader-worker.js", "dist/join-worker.js"]) cpSync(path.join(root, file), path.join(stage, file));
+for (const file of ["dist/server.js", "dist/server-bundle.js", "dist/reader-worker.js", "dist/reader-parse.js", "dist/join-worker.js"]) cpSync(path.join(root, file), path.join(stage, file));
 cpSync(path.join(root, "server/README.md"), path.join(stage, "README.md"));
 cpSync(path.join(root, "LICENSE"), path.join(stage, "LICENSE"));
 writeFileSync(path.join(stage, "THIRD-PARTY-NOTICES.md"), noticesFor(bundledPackages(server, root)));
@@ -39,7 +39,7 @@ const published = {
   repository: manifest.repository,
   license: manifest.license,
   bin: { "skill-lsp": "dist/server.js" },
-  files: ["dist/server.js", "dist/server-bundle.js", "dist/reader-worker.js", "dist/join-worker.js", "THIRD-PARTY-NOTICES.md"],
+  files: ["dist/server.js", "dist/server-bundle.js", "dist/reader-worker.js", "dist/reader-parse.js", "dist/join-worker.js", "THIRD-PARTY-NOTICES.md"],
   engines: { node: manifest.engines.node },
   peerDependencies: { "node-llama-cpp": manifest.dependencies["node-llama-cpp"] },
   peerDependenciesMeta: { "node-llama-cpp": { optional: true } },

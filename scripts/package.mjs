@@ -84,7 +84,7 @@ const sizes = [];
 for (const target of targets) {
   const stage = path.join(stageRoot, target);
   mkdirSync(stage, { recursive: true });
-  for (const entry of ["dist/client.js", "dist/server.js", "dist/server-bundle.js", "dist/reader-worker.js", "dist/join-worker.js", "media", "syntaxes", "schemas", "language-configuration.json", "README.md", "CHANGELOG.md", "LICENSE"]) {
+  for (const entry of ["dist/client.js", "dist/server.js", "dist/server-bundle.js", "dist/reader-worker.js", "dist/reader-parse.js", "dist/join-worker.js", "media", "syntaxes", "schemas", "language-configuration.json", "README.md", "CHANGELOG.md", "LICENSE"]) {
     cpSync(path.join(root, entry), path.join(stage, entry), { recursive: true });
   }
   rmSync(path.join(stage, "media/icon.svg"), { force: true });

@@ -60,7 +60,7 @@ export function vsixProblems(entries, target) {
     if (/^extension\/(server|client|shared|scripts|test|bench|examples|docs)\//.test(name)) problems.push(`a source or development folder: ${name}`);
   }
   if (expected.length === 0 && names.some((name) => name.startsWith("extension/node_modules/node-llama-cpp/"))) problems.push("node-llama-cpp in the universal VSIX, which has no binaries for it");
-  for (const required of ["extension/package.json", "extension/dist/client.js", "extension/dist/server.js", "extension/dist/server-bundle.js", "extension/dist/reader-worker.js", "extension/dist/join-worker.js", "extension/readme.md", "extension/LICENSE.txt", "extension/THIRD-PARTY-NOTICES.md", "extension/media/icon.png"]) {
+  for (const required of ["extension/package.json", "extension/dist/client.js", "extension/dist/server.js", "extension/dist/server-bundle.js", "extension/dist/reader-worker.js", "extension/dist/reader-parse.js", "extension/dist/join-worker.js", "extension/readme.md", "extension/LICENSE.txt", "extension/THIRD-PARTY-NOTICES.md", "extension/media/icon.png"]) {
     if (!names.includes(required)) problems.push(`${required} is missing`);
   }
   return problems;

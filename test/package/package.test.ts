@@ -92,7 +92,7 @@ describe("the npm package", () => {
 
   it("holds the server, its README, LICENSE and notices, and nothing else", () => {
     const files = run("tar", ["-tzf", tarball]).trim().split("\n").sort();
-    assert.deepEqual(files, ["package/LICENSE", "package/README.md", "package/THIRD-PARTY-NOTICES.md", "package/dist/join-worker.js", "package/dist/reader-worker.js", "package/dist/server-bundle.js", "package/dist/server.js", "package/package.json"]);
+    assert.deepEqual(files, ["package/LICENSE", "package/README.md", "package/THIRD-PARTY-NOTICES.md", "package/dist/join-worker.js", "package/dist/reader-parse.js", "package/dist/reader-worker.js", "package/dist/server-bundle.js", "package/dist/server.js", "package/package.json"]);
     const published = JSON.parse(run("tar", ["-xzOf", tarball, "package/package.json"])) as { bin: Record<string, string>; dependencies?: unknown };
     assert.deepEqual(published.bin, { "skill-lsp": "dist/server.js" });
     assert.equal(published.dependencies, undefined);

@@ -9,17 +9,27 @@ import { Worker, type ResourceLimits } from "node:worker_threads";
  * neither is there.
  */
 export function startBundledWorker(built: string, source: string, resourceLimits?: ResourceLimits): Worker | undefined {
-  if (typeof __dirname !== "string") return undefined;
-  const script = path.join(__dirname, built);
+  const script = bundledModulePath(built, source);
+  if (script === undefined) return undefined;
   const options = resourceLimits ? { resourceLimits } : {};
-  if (existsSync(script)) return new Worker(script, options);
-  const sourceFile = path.join(__dirname, source);
-  if (!existsSync(sourceFile)) return undefined;
+  if (!script.endsWith(".ts")) return new Worker(script, options);
   let loader: string;
   try {
     loader = createRequire(__filename).resolve("tsx/cjs");
   } catch {
     return undefined;
   }
-  return new Worker(`require(${JSON.stringify(loader)}); require(${JSON.stringify(sourceFile)});`, { ...options, eval: true });
+  return new Worker(`require(${JSON.stringify(loader)}); require(${JSON.stringify(script)});`, { ...options, eval: true });
+}
+
+/**
+ * A module of the server's beside the running code: its built file (`dist/<built>`), or, run from the
+ * TypeScript source (the tests), that source file. Undefined when neither is there.
+ */
+export function bundledModulePath(built: string, source: string): string | undefined {
+  if (typeof __dirname !== "string") return undefined;
+  const script = path.join(__dirname, built);
+  if (existsSync(script)) return script;
+  const sourceFile = path.join(__dirname, source);
+  return existsSync(sourceFile) ? sourceFile : undefined;
 }

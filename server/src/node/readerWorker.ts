@@ -5,35 +5,25 @@
  * kept is decided where the namespace is.
  */
 import { parentPort } from "node:worker_threads";
-import { parsedDocumentParts, parsedSkillParts } from "../core/skillFormats.js";
-import type { PostedDocument } from "../core/agentSkills/document.js";
-import { encodePartsBatch, type PartsBatch } from "../core/partsBatch.js";
-import { FILE_DECODER, filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
-import { uriFromPath } from "./fileUris.js";
+import { bundledModulePath } from "./bundledWorker.js";
+import { readFileBatchSync, type ReadRequest, type ReadResponse } from "./fileBytes.js";
 import { listFolderEntriesSync, listNextSharedChunk, treesOf, type ListRequest, type ListResponse, type SharedChunks } from "./folderEntries.js";
 
+type Parser = typeof import("./readerParse.js");
+/** Null once its file was found missing. */
+let parser: Parser | null | undefined;
+
 /**
- * Each file's skill parsed, packed, and each agent document parsed; a file the main thread is to parse
- * (unreadable, neither, or a parse that failed or cannot travel) is left out.
+ * The parsers, loaded on the first batch to parse: a thread started for a listing answers it sooner without
+ * them. Undefined when their file is missing: the main thread then parses every batch.
  */
-function parsedBatch(paths: readonly string[], batch: FileBatch): { parts: PartsBatch; documents: (PostedDocument | null)[] | undefined } {
-  let documents: (PostedDocument | null)[] | undefined;
-  const parts = filesOfBatch(batch).map((bytes, i) => {
-    if (bytes === undefined) return undefined;
-    try {
-      const uri = uriFromPath(paths[i] ?? "");
-      const text = FILE_DECODER.decode(bytes);
-      const skill = parsedSkillParts(uri, text);
-      if (skill !== undefined) return skill;
-      const document = parsedDocumentParts(uri, text);
-      if (document !== undefined) (documents ??= new Array<PostedDocument | null>(paths.length).fill(null))[i] = document;
-      return undefined;
-    } catch {
-      // The main thread parses it again and reports what went wrong there.
-      return undefined;
-    }
-  });
-  return { parts: encodePartsBatch(parts), documents };
+function loadedParser(): Parser | undefined {
+  if (parser === undefined) {
+    const module = bundledModulePath("reader-parse.js", "readerParse.ts");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    parser = module === undefined ? null : (require(module) as Parser);
+  }
+  return parser ?? undefined;
 }
 
 const port = parentPort;
@@ -53,6 +43,6 @@ port?.on("message", (request: ReadRequest | ListRequest) => {
   }
   const paths = request.paths.split("\0");
   const batch = readFileBatchSync(paths, request.limit, request.spare);
-  const response: ReadResponse = { id: request.id, batch, ...(request.parse ? parsedBatch(paths, batch) : {}) };
+  const response: ReadResponse = { id: request.id, batch, ...(request.parse ? loadedParser()?.parsedBatch(paths, batch) : {}) };
   port.postMessage(response, response.parts ? [batch.bytes.buffer as ArrayBuffer, response.parts.numbers.buffer as ArrayBuffer] : [batch.bytes.buffer as ArrayBuffer]);
 });
