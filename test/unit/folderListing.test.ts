@@ -111,6 +111,48 @@ test("what the second step adds is the whole listing less the first step's files
   }
 });
 
+/** True when `promise` has settled already: a turn of the event loop lets it. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+test("a first listing that editors wait for lists its skill folders on this thread, letting them by, with no reading thread started", async () => {
+  const folder = tree();
+  const listing = new FolderListing([folder], { turn: () => new Promise((resolve) => setImmediate(resolve)) });
+  try {
+    assert.equal(listing.awaited, undefined, "nobody waits yet");
+    listing.hurry();
+    const awaited = listing.awaited;
+    assert.ok(awaited, "the whole listing is awaited once someone waits");
+    await awaited;
+    assert.deepEqual(await listing.whole, await findWorkspaceFiles(folder));
+    assert.equal(await settled(listing.reader.whenStarted), false, "the reading thread was never started for a few hundred folders");
+    assert.equal(listing.reader.online, false);
+  } finally {
+    listing.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("a first listing nobody waits for lists its skill folders once the reading thread is started by the first read", async () => {
+  const folder = tree();
+  const listing = new FolderListing([folder], { turn: () => new Promise((resolve) => setImmediate(resolve)) });
+  try {
+    await listing.first;
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await settled(listing.added), false, "the skill folders wait for the reading thread");
+    assert.equal(await settled(listing.reader.whenStarted), false);
+    assert.equal(listing.reader.threaded, true, "the first read starts it");
+    assert.deepEqual(await listing.whole, await findWorkspaceFiles(folder));
+  } finally {
+    listing.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 test("both threads listing together answer each chunk as one thread listing it would", async () => {
   const folder = tree();
   try {

@@ -302,6 +302,8 @@ export class SkillServer {
     // An open is never an edit being typed, even over a document the client left open under that name.
     this.#documents.onDidOpen((event) => {
       this.#forgetTyping(canonicalUri(event.document.uri));
+      // The editors restored at start open one a turn: the work in slices waits until they all have.
+      this.#answersFirst.noteMessage();
       // An editor open while the workspace is listed waits for the whole listing: it goes first.
       this.#hurryListing?.();
     });
@@ -396,6 +398,7 @@ export class SkillServer {
       if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
       const items = this.#diagnosticsOf(uri);
       this.#noteProblemsSent(uri, items.length);
+      this.#answersFirst.noteAnswer();
       return { kind: DocumentDiagnosticReportKind.Full, resultId, items };
     });
     // Taken as a plain request, so that each part of the report is sent here and its write awaited.
@@ -547,7 +550,7 @@ export class SkillServer {
     this.#folders = folders;
     // No folder, no listing: its reading thread would wait for a load that never comes. While editors are open,
     // their diagnostics wait for the whole listing, which then goes first.
-    this.#firstListing = folders.length > 0 ? { folders, listing: new FolderListing(folders) } : undefined;
+    this.#firstListing = folders.length > 0 ? { folders, listing: new FolderListing(folders, { turn: () => this.#answersFirst.turn() }) } : undefined;
     const started = this.#firstListing?.listing;
     this.#hurryListing = started && (() => started.hurry());
     // The open editors' diagnostics wait for this listing only, not for the first index to begin.
@@ -670,7 +673,13 @@ export class SkillServer {
         // The listing applied the ignore rules and the names the server reads already.
         shouldRead: (uri) => !isOpen(uri) && !listing?.wasRead(uri),
         ...(first
-          ? { listing: first.listing, beforeRead: () => this.#quietStart() }
+          ? {
+              listing: first.listing,
+              beforeRead: async () => {
+                await this.#quietStart();
+                await first.listing.awaited;
+              },
+            }
           : {
               onListed: (files: readonly string[]) => {
                 listing = this.#listedNow(new ListedWorkspace(files));

@@ -36,6 +36,11 @@ const PARSING_AHEAD = 3;
  * message a turn, and the editors' messages (their texts, their requests) come before the listing's rest.
  */
 const TURNS_PER_SHARED_CHUNK = 8;
+/**
+ * A listing made on this thread alone goes on for this long between turns: long enough that the turns cost
+ * little beside it, short enough that a message coming meanwhile waits no longer.
+ */
+const ALONE_SLICE_MS = 4;
 
 function startWorker(): Worker | undefined {
   return startBundledWorker("reader-worker.js", "readerWorker.ts", { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB });
@@ -60,6 +65,9 @@ export class BackgroundReader {
   /** Settled once the thread is online, or is not to be. */
   #settled: (() => void) | undefined;
   readonly #whenOnline = new Promise<void>((resolve) => (this.#settled = resolve));
+  /** Settled once the thread is started, by whoever used it first, or is found not to be. */
+  #started: (() => void) | undefined;
+  readonly #whenStarted = new Promise<void>((resolve) => (this.#started = resolve));
 
   /**
    * `limit`: the most bytes a file gives (one more says it is too large). The thread starts when first used: a
@@ -73,6 +81,7 @@ export class BackgroundReader {
   #thread(): Worker | undefined {
     if (!this.#pending) return this.#worker;
     this.#pending = false;
+    this.#started?.();
     try {
       const worker = startWorker();
       if (!worker) {
@@ -117,6 +126,12 @@ export class BackgroundReader {
   get whenOnline(): Promise<void> {
     if (this.#thread() === undefined) this.#settled?.();
     return this.#whenOnline;
+  }
+
+  /** Settles once someone starts the thread (at once when it is not to be); does not start it. */
+  get whenStarted(): Promise<void> {
+    if (!this.#pending) this.#started?.();
+    return this.#whenStarted;
   }
 
   /** True while the reading thread runs, started now if it was still to be (false: every batch is read on the calling thread). */
@@ -200,15 +215,24 @@ export class BackgroundReader {
    * listed by this thread and the reading thread at once, each taking the next chunk whenever it is free (a
    * thread still booting takes none). This thread lets other work in after each chunk: the open editors at
    * start, who wait for the whole listing, have their own messages to be taken in meanwhile.
+   *
+   * With `alone`, this thread lists them all unless the reading thread is online already (none is started for
+   * them), a slice of chunks at a time, letting others by with `alone.turn` between slices.
    */
-  async listTogether(folders: readonly string[], trees?: FolderTrees): Promise<ListedChunk[]> {
+  async listTogether(folders: readonly string[], trees?: FolderTrees, alone?: { readonly turn: () => Promise<void> }): Promise<ListedChunk[]> {
     const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     const size = sharedChunkSize(folders.length);
-    const worker = this.#thread();
+    const worker = alone === undefined ? this.#thread() : this.#online ? this.#worker : undefined;
     const theirs = worker ? this.#askList(worker, folders, trees, { next, chunk: size }) : undefined;
     const mine: SharedChunks = new Map();
+    let sliceStart = performance.now();
     while (listNextSharedChunk(folders, next, size, mine, trees)) {
-      for (let turn = 0; turn < TURNS_PER_SHARED_CHUNK; turn++) await new Promise((resolve) => setImmediate(resolve));
+      if (worker || !alone) {
+        for (let turn = 0; turn < TURNS_PER_SHARED_CHUNK; turn++) await new Promise((resolve) => setImmediate(resolve));
+      } else if (performance.now() - sliceStart >= ALONE_SLICE_MS) {
+        await alone.turn();
+        sliceStart = performance.now();
+      }
     }
     // The thread took a chunk: its answer comes once every chunk is taken. A thread lost meanwhile answers nothing.
     const answer = mine.size < Math.ceil(folders.length / size) ? await theirs : undefined;

@@ -89,6 +89,12 @@ interface WalkFolder {
   named?: boolean;
 }
 
+/** Who is told once a walk has deferred `count` skill folders. */
+interface DeferredFolders {
+  readonly count: number;
+  readonly then: () => void;
+}
+
 /**
  * The walk behind {@link findWorkspaceFiles}. With `deferSkillFolders`, a plain folder right under a `skills`
  * folder (an Agent Skill's) is not listed: its SKILL.md is a candidate, to be read at once (a missing one reads
@@ -112,10 +118,10 @@ class WorkspaceWalk {
   readonly #deferSkillFolders: boolean;
   readonly #visited = new Set<string>();
   readonly #pending: WalkFolder[];
-  /** Told when the first folder is deferred: whoever lists the deferred folders may get ready meanwhile. */
-  readonly #onDeferred: (() => void) | undefined;
+  /** Told when so many folders are deferred ({@link DeferredFolders}): whoever lists them may get ready meanwhile. */
+  readonly #onDeferred: DeferredFolders | undefined;
 
-  private constructor(root: string, realRoot: string, rules: IgnoreRules, deferSkillFolders: boolean, onDeferred?: () => void) {
+  private constructor(root: string, realRoot: string, rules: IgnoreRules, deferSkillFolders: boolean, onDeferred?: DeferredFolders) {
     this.#rules = rules;
     this.#realRoot = realRoot;
     this.#rootConfig = path.join(root, CONFIG_FILE_NAME);
@@ -124,7 +130,7 @@ class WorkspaceWalk {
     this.#pending = [{ directory: root, real: realRoot, relative: "" }];
   }
 
-  static async start(folder: string, ignore: IgnoreRules | undefined, deferSkillFolders: boolean, onDeferred?: () => void): Promise<WorkspaceWalk> {
+  static async start(folder: string, ignore: IgnoreRules | undefined, deferSkillFolders: boolean, onDeferred?: DeferredFolders): Promise<WorkspaceWalk> {
     const rules = ignore ?? (await readIgnoreRules(folder));
     const root = path.resolve(folder);
     const realRoot = await fs.realpath(root).catch(() => root);
@@ -259,8 +265,7 @@ class WorkspaceWalk {
     if (linked) return this.#listLater(child);
     if (this.#visited.has(child.real)) return;
     this.#visited.add(child.real);
-    if (this.deferred.length === 0) this.#onDeferred?.();
-    this.deferred.push(child);
+    if (this.deferred.push(child) === this.#onDeferred?.count) this.#onDeferred.then();
     if (!(this.#rules.matchesFiles && this.#rules.ignores(`${child.relative}/${AGENT_SKILL_FILE}`, false))) {
       this.candidates.push(child.directory + path.sep + AGENT_SKILL_FILE);
       child.named = true;
@@ -278,6 +283,23 @@ class WorkspaceWalk {
 /** Deferred folders listed per message to the reading thread: files asked for meanwhile are read between them. */
 const LIST_CHUNK = 256;
 
+
+/**
+ * For a server's first listing, whose editors opened at start may wait for it ({@link FolderListing.hurry}):
+ * `turn` lets their messages and answers by (a turn of the event loop, or more while they come).
+ */
+export interface EditorsFirst {
+  readonly turn: () => Promise<void>;
+}
+
+/**
+ * Skill folders deferred, where editors may wait for their listing, from which the reading thread is started to
+ * share it. Fewer are listed on this thread alone: at 10,000 folders the thread's boot, taking a core from the
+ * editors' answers, cost more than the half of the listing it made (the bench's 50 editors all answered in a
+ * median of 300 ms alone against 344 ms with the thread started when they came). At 50,000 the thread's half is
+ * worth it: the first 25 answered at 396 ms with it, 710 ms without.
+ */
+const THREAD_WORTH_FOLDERS = 20_000;
 
 /**
  * The listing of workspace folders in two steps. `first` comes after one listing per folder that is not an Agent
@@ -305,11 +327,15 @@ export class FolderListing {
   #hurried: (() => void) | undefined;
   readonly #whenHurried = new Promise<void>((resolve) => (this.#hurried = resolve));
 
-  constructor(folders: readonly string[]) {
+  readonly #editorsFirst: EditorsFirst | undefined;
+
+  constructor(folders: readonly string[], editorsFirst?: EditorsFirst) {
+    this.#editorsFirst = editorsFirst;
     // Its thread starts when the walk defers a skill folder (that folder is listed there), or else when the
-    // listing first asks it to read (see BackgroundReader).
+    // listing first asks it to read (see BackgroundReader). Where editors may wait for the listing, only once
+    // the walk has deferred enough folders for the thread to be worth its boot, or when the first index reads.
     this.reader = new BackgroundReader(MAX_READ_BYTES);
-    const startReader = () => void this.reader.threaded;
+    const startReader = { count: editorsFirst ? THREAD_WORTH_FOLDERS : 1, then: () => void this.reader.threaded };
     const walks = Promise.all(
       folders.map(async (folder) => {
         const walk = await WorkspaceWalk.start(folder, undefined, true, startReader);
@@ -324,7 +350,10 @@ export class FolderListing {
     this.#listed = walks.then(async (all) => {
       // The editors restored at start open right after `initialize`: a first chunk given to a thread still
       // booting would hold the whole listing back for them.
-      if (all.some(({ walk }) => walk.deferred.length > 0)) await Promise.race([this.#whenHurried, this.reader.whenOnline]);
+      if (all.some(({ walk }) => walk.deferred.length > 0)) {
+        if (this.#editorsFirst) await Promise.race([this.#whenHurried, this.reader.whenStarted]);
+        if (!this.#urgent) await Promise.race([this.#whenHurried, this.reader.whenOnline]);
+      }
       for (const { walk } of all) {
         // Closed (the index cancelled, or the listing unused): what is not listed yet never is. Its reader gone,
         // each chunk left was listed on this thread, 50,000 folders seconds after nobody wanted them.
@@ -334,7 +363,8 @@ export class FolderListing {
           for (let at = 0; at < folders.length && !this.#closed; ) {
             if (this.#urgent) {
               const rest = folders.slice(at);
-              const chunks = await this.reader.listTogether(rest.map((folder) => folder.directory), walk.treesOf(rest));
+              const alone = rest.length < THREAD_WORTH_FOLDERS ? this.#editorsFirst : undefined;
+              const chunks = await this.reader.listTogether(rest.map((folder) => folder.directory), walk.treesOf(rest), alone);
               for (const { from, to, entries } of chunks) walk.takeEntries(rest.slice(from, to), entries);
               break;
             }
@@ -359,8 +389,17 @@ export class FolderListing {
   }
 
   /**
+   * The whole listing while someone waits for it ({@link hurry}): the first index reads nothing before it, as
+   * those waiting come first. Undefined while nobody does.
+   */
+  get awaited(): Promise<unknown> | undefined {
+    return this.#urgent ? this.added.catch(() => undefined) : undefined;
+  }
+
+  /**
    * Someone waits for the whole listing (editors open at start, whose diagnostics need it): what is left of the
-   * skill folders is listed by both threads at once, rather than a chunk at a time between batches of files.
+   * skill folders is listed at once, by both threads or (a few thousand folders, see THREAD_WORTH_FOLDERS) this
+   * one, rather than a chunk at a time between batches of files.
    */
   hurry(): void {
     this.#urgent = true;
