@@ -179,6 +179,29 @@ test("both threads listing together answer each chunk as one thread listing it w
   }
 });
 
+test("a listing made alone starts the reading thread only when the rest is worth it, and answers as one thread would", async () => {
+  const folder = tree();
+  try {
+    const folders = [...Array.from({ length: 300 }, (_, i) => `skills/s-${i}`), "skills/a", "missing", "skills/linked"].map((relative) => path.join(folder, relative));
+    const expected = (from: number, to: number) => listFolderEntriesSync(folders.slice(from, to));
+    // Slices of one chunk: the rest is weighed after every chunk.
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    for (const [threadWorthMs, started] of [[Number.POSITIVE_INFINITY, false], [-1, true]] as const) {
+      const reader = new BackgroundReader(1000);
+      try {
+        const chunks = await reader.listTogether(folders, undefined, { turn, threadWorthMs, sliceMs: 0 });
+        for (const { from, to, entries } of chunks) assert.deepEqual(entries, expected(from, to), `folders ${from} to ${to}`);
+        assert.equal(chunks.at(-1)?.to, folders.length);
+        assert.equal(await settled(reader.whenStarted), started, `the thread ${started ? "was" : "was not"} started when the rest must take over ${threadWorthMs} ms`);
+      } finally {
+        reader.close();
+      }
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 test("the reading thread lists folders as the calling thread does", async () => {
   const folder = tree();
   try {

@@ -6,6 +6,16 @@ import { startBundledWorker } from "./bundledWorker.js";
 import { filesOfBatch, readFileBatchSync, type FileBatch, type ReadRequest, type ReadResponse } from "./fileBytes.js";
 import { listChunkSync, listFolderEntriesSync, listNextSharedChunk, sharedChunkSize, treesRequested, type FolderEntries, type FolderTrees, type ListRequest, type ListResponse, type SharedChunks } from "./folderEntries.js";
 
+/** How a listing is made on the calling thread by itself ({@link BackgroundReader.listTogether}). */
+export interface AloneListing {
+  /** Lets others by between slices: a turn of the event loop, or more while they come. */
+  readonly turn: () => Promise<void>;
+  /** The time the rest of the listing must be likely to take for the reading thread to be started for it. */
+  readonly threadWorthMs: number;
+  /** How long a slice goes on (ALONE_SLICE_MS unless said). */
+  readonly sliceMs?: number;
+}
+
 /** The entries of folders `from` to `to` (not included) of a listing shared by two threads. */
 export interface ListedChunk {
   readonly from: number;
@@ -216,23 +226,33 @@ export class BackgroundReader {
    * thread still booting takes none). This thread lets other work in after each chunk: the open editors at
    * start, who wait for the whole listing, have their own messages to be taken in meanwhile.
    *
-   * With `alone`, this thread lists them all unless the reading thread is online already (none is started for
-   * them), a slice of chunks at a time, letting others by with `alone.turn` between slices.
+   * With `alone`, this thread lists by itself, a slice at a time with `alone.turn` between slices, unless the
+   * reading thread is online already: the thread is started to share the rest only once the rest is likely to
+   * take longer than `alone.threadWorthMs` at the pace so far (a folder's tree may hold thousands).
    */
-  async listTogether(folders: readonly string[], trees?: FolderTrees, alone?: { readonly turn: () => Promise<void> }): Promise<ListedChunk[]> {
+  async listTogether(folders: readonly string[], trees?: FolderTrees, alone?: AloneListing): Promise<ListedChunk[]> {
     const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     const size = sharedChunkSize(folders.length);
-    const worker = alone === undefined ? this.#thread() : this.#online ? this.#worker : undefined;
-    const theirs = worker ? this.#askList(worker, folders, trees, { next, chunk: size }) : undefined;
+    const chunkCount = Math.ceil(folders.length / size);
+    let worker = alone === undefined ? this.#thread() : this.#online ? this.#worker : undefined;
+    let theirs = worker ? this.#askList(worker, folders, trees, { next, chunk: size }) : undefined;
     const mine: SharedChunks = new Map();
     let sliceStart = performance.now();
+    let listingMs = 0;
     while (listNextSharedChunk(folders, next, size, mine, trees)) {
       if (worker || !alone) {
         for (let turn = 0; turn < TURNS_PER_SHARED_CHUNK; turn++) await new Promise((resolve) => setImmediate(resolve));
-      } else if (performance.now() - sliceStart >= ALONE_SLICE_MS) {
-        await alone.turn();
-        sliceStart = performance.now();
+        continue;
       }
+      const now = performance.now();
+      if (now - sliceStart < (alone.sliceMs ?? ALONE_SLICE_MS)) continue;
+      listingMs += now - sliceStart;
+      if (((chunkCount - mine.size) * listingMs) / mine.size > alone.threadWorthMs) {
+        worker = this.#thread();
+        theirs = worker ? this.#askList(worker, folders, trees, { next, chunk: size }) : undefined;
+      }
+      await alone.turn();
+      sliceStart = performance.now();
     }
     // The thread took a chunk: its answer comes once every chunk is taken. A thread lost meanwhile answers nothing.
     const answer = mine.size < Math.ceil(folders.length / size) ? await theirs : undefined;

@@ -293,13 +293,15 @@ export interface EditorsFirst {
 }
 
 /**
- * Skill folders deferred, where editors may wait for their listing, from which the reading thread is started to
- * share it. Fewer are listed on this thread alone: at 10,000 folders the thread's boot, taking a core from the
- * editors' answers, cost more than the half of the listing it made (the bench's 50 editors all answered in a
- * median of 300 ms alone against 344 ms with the thread started when they came). At 50,000 the thread's half is
- * worth it: the first 25 answered at 396 ms with it, 710 ms without.
+ * Where editors may wait for the skill folders' listing, the reading thread is started to share it only when
+ * the walk has deferred this many folders, or when what is left would take longer than THREAD_WORTH_MS on this
+ * thread. A listing shorter than that is made here alone: at 10,000 folders the thread's boot, taking a core
+ * from the editors' answers, cost more than the half of the listing it made (the bench's 50 editors all
+ * answered in a median of 300 ms alone against 344 ms with the thread started when they came). At 50,000 the
+ * thread's half is worth it: the first 25 answered at 396 ms with it, 710 ms without.
  */
 const THREAD_WORTH_FOLDERS = 20_000;
+const THREAD_WORTH_MS = 120;
 
 /**
  * The listing of workspace folders in two steps. `first` comes after one listing per folder that is not an Agent
@@ -363,7 +365,7 @@ export class FolderListing {
           for (let at = 0; at < folders.length && !this.#closed; ) {
             if (this.#urgent) {
               const rest = folders.slice(at);
-              const alone = rest.length < THREAD_WORTH_FOLDERS ? this.#editorsFirst : undefined;
+              const alone = this.#editorsFirst && rest.length < THREAD_WORTH_FOLDERS ? { turn: this.#editorsFirst.turn, threadWorthMs: THREAD_WORTH_MS } : undefined;
               const chunks = await this.reader.listTogether(rest.map((folder) => folder.directory), walk.treesOf(rest), alone);
               for (const { from, to, entries } of chunks) walk.takeEntries(rest.slice(from, to), entries);
               break;
