@@ -92,7 +92,7 @@ interface WalkFolder {
 /** Who is told once a walk has deferred `count` skill folders. */
 interface DeferredFolders {
   readonly count: number;
-  readonly then: () => void;
+  readonly reached: () => void;
 }
 
 /**
@@ -265,7 +265,7 @@ class WorkspaceWalk {
     if (linked) return this.#listLater(child);
     if (this.#visited.has(child.real)) return;
     this.#visited.add(child.real);
-    if (this.deferred.push(child) === this.#onDeferred?.count) this.#onDeferred.then();
+    if (this.deferred.push(child) === this.#onDeferred?.count) this.#onDeferred.reached();
     if (!(this.#rules.matchesFiles && this.#rules.ignores(`${child.relative}/${AGENT_SKILL_FILE}`, false))) {
       this.candidates.push(child.directory + path.sep + AGENT_SKILL_FILE);
       child.named = true;
@@ -337,7 +337,7 @@ export class FolderListing {
     // listing first asks it to read (see BackgroundReader). Where editors may wait for the listing, only once
     // the walk has deferred enough folders for the thread to be worth its boot, or when the first index reads.
     this.reader = new BackgroundReader(MAX_READ_BYTES);
-    const startReader = { count: editorsFirst ? THREAD_WORTH_FOLDERS : 1, then: () => void this.reader.threaded };
+    const startReader = { count: editorsFirst ? THREAD_WORTH_FOLDERS : 1, reached: () => void this.reader.threaded };
     const walks = Promise.all(
       folders.map(async (folder) => {
         const walk = await WorkspaceWalk.start(folder, undefined, true, startReader);
@@ -353,6 +353,8 @@ export class FolderListing {
       // The editors restored at start open right after `initialize`: a first chunk given to a thread still
       // booting would hold the whole listing back for them.
       if (all.some(({ walk }) => walk.deferred.length > 0)) {
+        // Where editors may wait, no thread is started for the listing alone: it waits for them (then it is made
+        // here, see listTogether) or for the first index's first read, which starts the thread.
         if (this.#editorsFirst) await Promise.race([this.#whenHurried, this.reader.whenStarted]);
         if (!this.#urgent) await Promise.race([this.#whenHurried, this.reader.whenOnline]);
       }
