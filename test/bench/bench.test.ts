@@ -1,7 +1,8 @@
 /**
  * The benchmark's smoke run: `bench/run.ts --quick` (1,000 skills and their Markdown twin) must finish and print
- * every row, with both servers' counts of dangling references agreeing with the generator. No timing is
- * asserted: figures belong to `npm run bench`, on a quiet machine.
+ * every row, with both servers' counts of dangling references agreeing with the generator; `bench/open.mjs`
+ * must run its rounds on a real server. No timing is asserted: figures belong to `npm run bench`, on a quiet
+ * machine.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -37,9 +38,10 @@ const ROWS = [
   "resident memory at the end / peak",
 ];
 
-function run(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
+/** Runs a bench script (bench/run.ts unless said) in the repository, to its exit. */
+function run(args: readonly string[], script: readonly string[] = ["--import", "tsx", "bench/run.ts"]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bench/run.ts", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...script, ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -84,4 +86,15 @@ test("bench --quick --json is one JSON document with the figures", { timeout: 15
     assert.ok(key in (parsed.results[0]?.ours ?? {}), `missing ${key}`);
   }
   assert.equal(typeof parsed.context.loadBefore, "string");
+});
+
+test("bench/open.mjs opens editors at start on a real server and prints each run and the medians", { timeout: 120_000, skip: existsSync(path.join(REPO, "dist/server.js")) ? false : "build first: node esbuild.mjs" }, async () => {
+  const folder = path.join(REPO, "test/fixtures/agent-skills");
+  const { code, out, err } = await run([folder, "--rounds", "2", "--editors", "3", "--index"], ["bench/open.mjs"]);
+  assert.equal(code, 0, err);
+  const lines = out.trim().split("\n");
+  assert.match(lines[0] ?? "", /: 3 editors open at start, 2 rounds$/);
+  const runs = lines.filter((line) => /dist\/server\.js: all \d+ ms, the first half \d+ ms, indexed \d+ ms$/.test(line));
+  assert.equal(runs.length, 3, out);
+  assert.equal(lines.at(-2), "medians:");
 });
