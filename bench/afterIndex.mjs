@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { initializeOn, startServer } from "./serverProcess.mjs";
+import { initializeOn, numberOption, serversOf, startServer } from "./serverProcess.mjs";
 
 const args = process.argv.slice(2);
 const folder = path.resolve(args[0] ?? "");
@@ -17,11 +17,9 @@ if (!args[0] || args[0].startsWith("--")) {
   console.error("usage: node bench/afterIndex.mjs <skills folder> [--pull] [--server dist/server.js …] [--rounds N] [--ms MS]");
   process.exit(2);
 }
-const servers = args.flatMap((arg, i) => (args[i - 1] === "--server" ? [path.resolve(arg)] : []));
-if (servers.length === 0) servers.push(path.resolve(import.meta.dirname, "../dist/server.js"));
-const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback);
-const rounds = option("--rounds", 1);
-const askingMs = option("--ms", 8000);
+const servers = serversOf(args);
+const rounds = numberOption(args, "--rounds", 1);
+const askingMs = numberOption(args, "--ms", 8000);
 const pull = args.includes("--pull");
 
 const REPORT_TOKEN = "workspace-report";

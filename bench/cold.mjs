@@ -18,14 +18,13 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { initializeOn, startServer } from "./serverProcess.mjs";
+import { initializeOn, numberOption, serversOf, startServer } from "./serverProcess.mjs";
 import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json" with { type: "json" };
 
 const args = process.argv.slice(2);
 const folder = path.resolve(args[0] ?? "");
-const servers = args.flatMap((arg, i) => (args[i - 1] === "--server" ? [path.resolve(arg)] : []));
-if (servers.length === 0) servers.push(path.resolve(import.meta.dirname, "../dist/server.js"));
-const rounds = Number(args[args.indexOf("--rounds") + 1] ?? 3) || 3;
+const servers = serversOf(args);
+const rounds = numberOption(args, "--rounds", 3);
 const profileAt = args.indexOf("--profile");
 const profile = profileAt === -1 ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args[profileAt + 1] ?? "prof")}`];
 const compare = args.includes("--compare");

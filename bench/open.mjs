@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import VSCODE_DIAGNOSTICS from "./vscodeDiagnostics.json" with { type: "json" };
-import { initializeOn, startServer } from "./serverProcess.mjs";
+import { initializeOn, numberOption, serversOf, startServer } from "./serverProcess.mjs";
 
 const args = process.argv.slice(2);
 if (!args[0] || args[0].startsWith("--")) {
@@ -18,11 +18,9 @@ if (!args[0] || args[0].startsWith("--")) {
   process.exit(2);
 }
 const folder = path.resolve(args[0]);
-const servers = args.flatMap((arg, i) => (args[i - 1] === "--server" ? [path.resolve(arg)] : []));
-if (servers.length === 0) servers.push(path.resolve(import.meta.dirname, "../dist/server.js"));
-const numberAfter = (flag, fallback) => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) || fallback : fallback);
-const rounds = numberAfter("--rounds", 5);
-const editors = numberAfter("--editors", 20);
+const servers = serversOf(args);
+const rounds = numberOption(args, "--rounds", 5);
+const editors = numberOption(args, "--editors", 20);
 const awaitIndex = args.includes("--index");
 
 /** The skill files of the workspace, sorted, outside hidden and dependency folders. */

@@ -1,4 +1,5 @@
-// The built server started over stdio as the launchers start it, for the bench's scripts (cold.mjs, afterIndex.mjs).
+// The built server started over stdio as the launchers start it, for the bench's scripts (cold.mjs, afterIndex.mjs,
+// open.mjs), and the command-line options they share.
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -29,4 +30,15 @@ export async function initializeOn(connection, folder, capabilities) {
     capabilities,
   });
   connection.sendNotification("initialized", {});
+}
+
+/** The builds named with `--server` on a bench script's command line, resolved; the repository's own when none is. */
+export function serversOf(args) {
+  const servers = args.flatMap((arg, i) => (args[i - 1] === "--server" ? [path.resolve(arg)] : []));
+  return servers.length > 0 ? servers : [path.resolve(import.meta.dirname, "../dist/server.js")];
+}
+
+/** The number after `name` on the command line, or `fallback` when it is not there or not a number (or 0). */
+export function numberOption(args, name, fallback) {
+  return args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback;
 }
