@@ -255,7 +255,7 @@ export class BackgroundReader {
       sliceStart = performance.now();
     }
     // The thread took a chunk: its answer comes once every chunk is taken. A thread lost meanwhile answers nothing.
-    const answer = mine.size < Math.ceil(folders.length / size) ? await theirs : undefined;
+    const answer = mine.size < chunkCount ? await theirs : undefined;
     const chunks: ListedChunk[] = [];
     for (let from = 0; from < folders.length; from += size) {
       // Listed here after all when the thread was lost with the chunk.
