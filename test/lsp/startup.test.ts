@@ -32,7 +32,9 @@ function writeWorkspace(): { folder: string; opened: string[] } {
   for (let i = 0; i < FILLERS; i++) {
     write(`fillers/filler-${i}.skill.md`, skill(`Filler number ${i} with words zq${i} and xv${i}`, `Ask @filler-${(i * 7 + 1) % FILLERS} then @filler-${(i * 13 + 5) % FILLERS}.`));
   }
-  write("skills.json", JSON.stringify({ tools: [{ slug: "team-lookup", name: "team_lookup", blurb: "Looks a teammate up." }] }));
+  // Its menu names an Agent Skill an open editor mentions too (held by its path alone for that editor) and one
+  // that is not advertised, which only its text tells.
+  write("skills.json", JSON.stringify({ tools: [{ slug: "team-lookup", name: "team_lookup", blurb: "Looks a teammate up." }], alignment: { menu: ["@late-agent", "@quiet-agent"] } }));
   write("late/target-off.skill.md", skill("Turned off for now and never used", "Nothing.", "enabled: false\n"));
   // Read early for its claim alone: its own dangling mention is known once the workspace is read whole.
   write("late/target-on.skill.md", skill("A target that works and answers", "Nothing, then @nobody-else."));
@@ -42,9 +44,12 @@ function writeWorkspace(): { folder: string; opened: string[] } {
   write("c/TWICE.skill.md", skill("A third claimant, its name in capitals", "Nothing."));
   // An Agent Skill claims its folder's name: known from the listing, like a `.skill.md` file's name.
   write("late/.claude/skills/late-agent/SKILL.md", "---\nname: late-agent\ndescription: An Agent Skill the open editor mentions\n---\nNothing.\n");
+  write("late/.claude/skills/quiet-agent/SKILL.md", "---\nname: quiet-agent\ndescription: Runs when asked by name alone\ndisable-model-invocation: true\n---\nNothing.\n");
+  // A folder among the skills without a SKILL.md claims nothing.
+  write("late/.claude/skills/helpers/notes.md", "Not a skill.\n");
   write("late/calendar-twin.skill.md", skill("Check the user's calendar for a given day.", "Nothing."));
-  const opened = ["open/first.skill.md", "open/second.skill.md", "a/twice.skill.md"];
-  write(opened[0] ?? "", skill("Look up the user's calendar for a given day.", "Use @target-on, then @target-off, then @nobody-here, then @team-lookup and @twice and @filler-3 and @late-agent."));
+  const opened = ["open/first.skill.md", "open/second.skill.md", "a/twice.skill.md", "skills.json"];
+  write(opened[0] ?? "", skill("Look up the user's calendar for a given day.", "Use @target-on, then @target-off, then @nobody-here, then @team-lookup and @twice and @filler-3 and @late-agent and @quiet-agent and @helpers."));
   write(opened[1] ?? "", skill("Something else entirely for the second editor", "Ask @first and @Target-On and @gone-missing."));
   return { folder, opened: opened.map((file) => path.join(folder, file)) };
 }
@@ -76,7 +81,8 @@ test("editors opened right after initialize get exact diagnostics before the wor
     answerProgress();
     opened.forEach((file, k) => assert.deepEqual((early[k]?.items ?? []).map(seen).sort(), expected(file, false), file));
     const codes = (early[0]?.items ?? []).map((diagnostic) => diagnostic.code);
-    assert.deepEqual(codes.filter((code) => code === "unknown-mention").length, 1, "only @nobody-here is unknown");
+    assert.deepEqual(codes.filter((code) => code === "unknown-mention").length, 2, "only @nobody-here and @helpers are unknown");
+    assert.ok((early[3]?.items ?? []).some((diagnostic) => diagnostic.message.includes("not advertised")), "the menu's skill that is not advertised");
     assert.ok(codes.includes("disabled-mention") && codes.includes("duplicate-handle") === false);
     assert.ok((early[2]?.items ?? []).some((diagnostic) => diagnostic.code === "duplicate-handle"), "the other claimant was read first");
 

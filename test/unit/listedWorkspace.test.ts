@@ -4,7 +4,7 @@
  * leaves them to the whole read.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
@@ -49,6 +49,54 @@ test("the files an open editor mentions are read by their own URIs, for their cl
     const named = new ListedWorkspace(files, (file) => path.basename(file, ".skill.md").toLowerCase().replace(/[^a-z0-9-]/g, ""));
     named.readFor(everyone, allUri, () => false);
     assert.deepEqual(new Set(everyone.uris()), new Set([allUri, ...files.map((file) => uriFromPath(file))]));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("an Agent Skill an open editor mentions is held by its path, unread; a skills.json reads it, and a folder without SKILL.md claims nothing", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-listed-agent-"));
+  try {
+    const write = (relative: string, text: string) => {
+      mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
+      writeFileSync(path.join(folder, relative), text);
+    };
+    write("skills/pdf/SKILL.md", "---\nname: pdf\ndescription: Fills PDF forms\n---\nThen /nowhere.\n");
+    write("skills/quiet/SKILL.md", "---\nname: quiet\ndescription: Runs only when asked\ndisable-model-invocation: true\n---\nBody.\n");
+    // Named unreadable bytes still claim the folder's handle, as the whole read has it.
+    write("skills/binary/SKILL.md", "\u0000\u0001");
+    write("skills/helpers/README.md", "Not a skill.\n");
+    write("plain.skill.md", "---\nsummary: Plain\nenabled: false\n---\nBody.\n");
+    const open = path.join(folder, "skills", "open", "SKILL.md");
+    const openText = "---\nname: open\ndescription: Open\n---\nUse /pdf, /quiet, /binary, /helpers and @plain.\n";
+    write("skills/open/SKILL.md", openText);
+    const config = path.join(folder, "skills.json");
+    const configText = JSON.stringify({ alignment: { menu: ["@pdf", "@quiet"] } });
+    write("skills.json", configText);
+    const listedFiles = [...["pdf", "quiet", "binary", "helpers"].map((name) => path.join(folder, "skills", name, "SKILL.md")), path.join(folder, "plain.skill.md"), open];
+    const openUri = uriFromPath(open);
+    const configUri = uriFromPath(config);
+    const uriOf = (name: string) => uriFromPath(path.join(folder, "skills", name, "SKILL.md"));
+    const whole = new Namespace();
+    for (const file of [...listedFiles.filter((file) => !file.includes("helpers")), config]) whole.set(uriFromPath(file), readFileSync(file, "utf8"));
+
+    const namespace = new Namespace();
+    namespace.set(openUri, openText);
+    const listed = new ListedWorkspace(listedFiles);
+    listed.readFor(namespace, openUri, (uri) => uri === openUri);
+    for (const name of ["pdf", "quiet", "binary"]) {
+      assert.equal(namespace.skill(uriOf(name))?.summary, undefined, `${name} is held by its path, its description unread`);
+      assert.equal(listed.wasRead(uriOf(name)), false, `${name} is read whole with the rest`);
+    }
+    assert.equal(namespace.has(uriOf("helpers")), false, "a folder without SKILL.md claims nothing");
+    assert.equal(namespace.skill(uriFromPath(path.join(folder, "plain.skill.md")))?.enabled, false, "a .skill.md's claim is read from its text");
+    assert.deepEqual(namespace.diagnose(openUri), whole.diagnose(openUri), "the open editor's diagnosis is the whole workspace's");
+
+    namespace.set(configUri, configText);
+    listed.readFor(namespace, configUri, (uri) => uri === openUri);
+    assert.equal(namespace.skill(uriOf("quiet"))?.advertised, false, "a skills.json reads whether a skill is advertised");
+    assert.deepEqual(namespace.diagnose(configUri), whole.diagnose(configUri));
+    assert.ok(namespace.diagnose(configUri).some((diagnostic) => diagnostic.message.includes("not advertised")));
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -8,7 +8,7 @@ import { advertisedLineLength, advertisedLineOf, countAdvertisedLines, MenuTally
 import { handleProblem, makeSlug, slugKey } from "./slug.js";
 import { stringsOf, withoutString, withString, type Strings } from "./strings.js";
 import { everyMentionAsSlug, holdsText, mentionSlugs, mentionsWithSlug, nearest, releaseText, type Mention, type ReleasedParts, type SkillFile, type TextLoader } from "./skillFile.js";
-import { isSkillText, parseSkill, skillFromParts } from "./skillFormats.js";
+import { isSkillText, parseSkill, skillFromParts, skillFromPath } from "./skillFormats.js";
 import { documentFromPosted, parseAgentDocument, releasedDocument, type AgentDocument, type PostedDocument } from "./agentSkills/document.js";
 import { AGENT_SKILL_FILE, relativeLink } from "./agentSkills/paths.js";
 import { isBuiltinCommand } from "./agentSkills/commands.js";
@@ -259,6 +259,23 @@ export class Namespace {
     }
     if (!previous || claimChanged || previous.title !== next.title || previous.summary !== next.summary) this.#menuGeneration++;
     return this.#invalidate(affected);
+  }
+
+  /**
+   * Holds a skill by what its path alone tells ({@link skillFromPath}), without reading it, until its text is
+   * set: the claim of a listed file that an open editor mentions. Answers undefined, and holds nothing, for a
+   * file whose text its claim depends on (a `.skill.md`), or one held already.
+   */
+  holdByPath(uri: string): SkillFile | undefined {
+    if (this.#skills.has(uri)) return undefined;
+    const skill = skillFromPath(uri);
+    if (!skill) return undefined;
+    // Released as a claiming part is, so that the whole read later takes its parts from the reading thread.
+    const load = this.#releaseLoader(uri);
+    const held = load ? releaseText(skill, load) : skill;
+    // As the first index loads a skill: every cached diagnosis dropped rather than those it changes worked out.
+    this.#loadSkill(uri, undefined, held);
+    return held;
   }
 
   setConfig(uri: string, text: string): Set<string> {

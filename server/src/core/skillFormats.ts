@@ -1,7 +1,7 @@
 import { isConfigUri } from "./config.js";
 import { isAgentDocumentUri, postedDocumentOf, type PostedDocument } from "./agentSkills/document.js";
 import { isAgentSkillUri } from "./agentSkills/paths.js";
-import { AGENT_SKILL_FORMAT, parseAgentSkill } from "./agentSkills/skillFolder.js";
+import { AGENT_SKILL_FORMAT, agentSkillFromPath, parseAgentSkill } from "./agentSkills/skillFolder.js";
 import { parseSkillFile, postableParts, releasedFromParts, SKILL_FILE_FORMAT, type ReleasedParts, type SkillFile, type SkillFormat, type TextLoader } from "./skillFile.js";
 
 /**
@@ -15,6 +15,19 @@ export function skillFormatOf(uri: string): SkillFormat {
 /** Parses a skill's text in the format its URI names. */
 export function parseSkill(uri: string, text: string): SkillFile {
   return isAgentSkillUri(uri) ? parseAgentSkill(uri, text) : parseSkillFile(uri, text);
+}
+
+/**
+ * True where a skill's path alone decides what a mention of it depends on: an Agent Skill's folder names it, and
+ * it is always enabled. A `.skill.md`'s `enabled:` is in its text.
+ */
+export function claimedByPath(uri: string): boolean {
+  return isAgentSkillUri(uri);
+}
+
+/** A skill as its path alone describes it, where {@link claimedByPath}; undefined elsewhere. */
+export function skillFromPath(uri: string): SkillFile | undefined {
+  return claimedByPath(uri) ? agentSkillFromPath(uri) : undefined;
 }
 
 /** True when the namespace takes the file as a skill: not a `skills.json`, and not an agent document (CLAUDE.md, AGENTS.md, …) outside a skill folder. */

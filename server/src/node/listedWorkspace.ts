@@ -1,5 +1,6 @@
+import { statSync } from "node:fs";
 import * as path from "node:path";
-import { CONFIG_FILE_NAME, NearNames, SKILL_SUFFIX, claimingPart, commandNameOf, slugKey, type ConfigMention, type Mention, type Namespace, type Reference } from "../core/index.js";
+import { CONFIG_FILE_NAME, NearNames, SKILL_SUFFIX, claimedByPath, claimingPart, commandNameOf, isConfigUri, slugKey, type ConfigMention, type Mention, type Namespace, type Reference, type SkillFile } from "../core/index.js";
 import { AGENT_SKILL_FILE } from "../core/agentSkills/paths.js";
 import { hasSkillSuffix, readWorkspaceFileSync, uriFromPath } from "./workspaceFiles.js";
 
@@ -9,7 +10,9 @@ import { hasSkillSuffix, readWorkspaceFileSync, uriFromPath } from "./workspaceF
  * handles it mentions, and on the `skills.json` files (the declared tools). Reading those few first gives an
  * open editor its exact diagnostics while the rest of the workspace is still being read. Of a file the open
  * editor mentions, only the claim counts (it exists, it is enabled): that file is parsed up to the end of its
- * frontmatter, a fraction of its text, and read whole with the rest of the workspace.
+ * frontmatter, a fraction of its text, and read whole with the rest of the workspace. An Agent Skill's claim is
+ * its path's (see Namespace.holdByPath): it is not read ahead at all, unless a `skills.json` asks whether it is
+ * advertised.
  */
 export class ListedWorkspace {
   /** Listed skill files by the slug their name claims: one file, or the files when several claim it. */
@@ -21,6 +24,8 @@ export class ListedWorkspace {
   readonly #read = new Set<string>();
   /** URIs whose claiming part alone was read ahead: the whole read takes them in full. */
   readonly #claimsRead = new Set<string>();
+  /** Skills held by their path alone (URIs in {@link #claimsRead} too), as held: read when a claim needs the file. */
+  readonly #heldByPath = new Map<string, SkillFile>();
   /** The URI of each listed file asked for so far. */
   readonly #uris = new Map<string, string>();
   readonly #claimedHandle: (file: string) => string | undefined;
@@ -96,14 +101,16 @@ export class ListedWorkspace {
    * in an editor).
    */
   readFor(namespace: Namespace, uri: string, skip: (uri: string) => boolean): void {
+    // Only a `skills.json` asks whether a skill is advertised, which an Agent Skill's path does not tell.
+    const byPath = !isConfigUri(uri);
     for (const slug of namesOf(namespace, uri)) {
       if (this.#claimants.has(slug)) {
-        this.#readClaimants(namespace, slug, skip);
+        this.#readClaimants(namespace, slug, skip, byPath);
         continue;
       }
       // A name no file claims may be a user's command (then no reference), or a slip for a skill reported with it.
       for (const file of this.#commands.get(slug) ?? []) this.#readInto(namespace, file, skip, true);
-      for (const near of this.#listedNearNames().candidates(slug)) this.#readClaimants(namespace, near, skip);
+      for (const near of this.#listedNearNames().candidates(slug)) this.#readClaimants(namespace, near, skip, byPath);
     }
   }
 
@@ -117,10 +124,10 @@ export class ListedWorkspace {
     else this.#commands.set(command, [file]);
   }
 
-  #readClaimants(namespace: Namespace, slug: string, skip: (uri: string) => boolean): void {
+  #readClaimants(namespace: Namespace, slug: string, skip: (uri: string) => boolean, byPath: boolean): void {
     const claimants = this.#claimants.get(slug);
-    if (typeof claimants === "string") this.#readInto(namespace, claimants, skip, true);
-    else for (const file of claimants ?? []) this.#readInto(namespace, file, skip, true);
+    if (typeof claimants === "string") this.#readInto(namespace, claimants, skip, true, byPath);
+    else for (const file of claimants ?? []) this.#readInto(namespace, file, skip, true, byPath);
   }
 
   #listedNearNames(): NearNames {
@@ -131,15 +138,37 @@ export class ListedWorkspace {
     return this.#nearNames;
   }
 
-  /** `claimOnly`: the namespace is given the file's claiming part ({@link claimingPart}), not its whole text. */
-  #readInto(namespace: Namespace, file: string, skip: (uri: string) => boolean, claimOnly: boolean): void {
+  /**
+   * `claimOnly`: the namespace is given the file's claiming part ({@link claimingPart}), not its whole text;
+   * `byPath` too: a skill whose path tells its claim is held by it, unread (at 10,000 Agent Skills, an open
+   * editor that names 2,000 of them waited 170-290 ms for their frontmatter, read and parsed on this thread).
+   */
+  #readInto(namespace: Namespace, file: string, skip: (uri: string) => boolean, claimOnly: boolean, byPath = false): void {
     // The skills most files mention are asked for by every open editor: their URI is made once.
     let uri = this.#uris.get(file);
     if (uri === undefined) {
       uri = uriFromPath(file);
       this.#uris.set(file, uri);
     }
-    if (this.#read.has(uri) || this.#claimsRead.has(uri) || namespace.has(uri) || skip(uri)) return;
+    if (this.#read.has(uri) || skip(uri)) return;
+    const held = this.#heldByPath.get(uri);
+    // Held by its path and still as held, when a claim needs the file: read now.
+    const readHeld = held !== undefined && !byPath && namespace.skill(uri) === held;
+    if (!readHeld && (this.#claimsRead.has(uri) || namespace.has(uri))) return;
+    if (claimOnly && byPath && claimedByPath(uri)) {
+      // Only a file claims (a named pipe, a folder or nothing at that path does not), as when read.
+      if (!isFile(file)) {
+        this.#read.add(uri);
+        return;
+      }
+      const skill = namespace.holdByPath(uri);
+      if (skill) {
+        this.#claimsRead.add(uri);
+        this.#heldByPath.set(uri, skill);
+        return;
+      }
+    }
+    this.#heldByPath.delete(uri);
     const text = readWorkspaceFileSync(file);
     if (text === undefined) {
       this.#read.add(uri);
@@ -148,6 +177,14 @@ export class ListedWorkspace {
     const part = claimOnly ? claimingPart(text) : text;
     (part.length < text.length ? this.#claimsRead : this.#read).add(uri);
     namespace.set(uri, part);
+  }
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
   }
 }
 

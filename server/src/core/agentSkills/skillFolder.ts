@@ -130,6 +130,15 @@ export function parseAgentSkill(uri: string, text: string): SkillFile {
   return skill;
 }
 
+/**
+ * An Agent Skill as its path alone describes it, until its text is read: the handle its folder names, enabled
+ * (as every Agent Skill is), nothing of its text. All that a mention of it in another file needs. Whether it is
+ * advertised is its text's (`disable-model-invocation`): read as true here, so whoever needs it reads the file.
+ */
+export function agentSkillFromPath(uri: string): SkillFile {
+  return { ...parseAgentSkill(uri, ""), problems: [] };
+}
+
 /** A new SKILL.md: the folder's name as `name:`, a description to write, the title as its heading. */
 export function agentSkillTemplate(handle: string, title: string): string {
   return `---
