@@ -288,6 +288,29 @@ describe("the index", () => {
     assert.equal(index.neighbours("k09999").length, 9998);
   });
 
+  test("a pair whose only shared terms within reach lie 140 deep (its rarer terms all its own) is found", () => {
+    const letters = "bcdfghjkmnpqrstvwxz";
+    let next = 0;
+    const word = () => {
+      const i = next++;
+      return `q${letters[i % 19]}${letters[Math.floor(i / 19) % 19]}${letters[Math.floor(i / 361) % 19]}o`;
+    };
+    // Each side: 140 words of its own (the rarest, so first in the join's order), then 330 it shares with the
+    // other: a cosine of 330/470, just past the line, and the first shared term is the 141st in either order.
+    const texts = new Map<string, string>();
+    for (let p = 0; p < 4; p++) {
+      const shared = Array.from({ length: 330 }, word);
+      texts.set(`a${p}`, [...Array.from({ length: 140 }, word), ...shared].join(" "));
+      texts.set(`b${p}`, [...Array.from({ length: 140 }, word), ...shared].join(" "));
+    }
+    const index = new SimilarityIndex();
+    index.build(texts);
+    for (let p = 0; p < 4; p++) {
+      assert.ok(termSimilarity(summaryTerms(texts.get(`a${p}`) ?? ""), summaryTerms(texts.get(`b${p}`) ?? "")) >= MENU_SIMILARITY_THRESHOLD);
+      assert.deepEqual(index.neighbours(`a${p}`).map((neighbour) => neighbour.key), [`b${p}`]);
+    }
+  });
+
   test("2,000 summaries from a small vocabulary: the same pairs as brute force", () => {
     let state = 1;
     const random = () => ((state = (Math.imul(state, 48271) >>> 0) % 2147483647) / 2147483647);
