@@ -305,8 +305,10 @@ export class SkillServer {
       this.#forgetTyping(uri);
       // Pushed: an editor just opened shows nothing yet, even over a text read from the disk already (a `skills.json`
       // the listing read), whose setting then changes nothing.
-      this.#pendingPush.add(uri);
-      this.#scheduleFlush();
+      if (!this.#client.pullDiagnostics) {
+        this.#pendingPush.add(uri);
+        this.#scheduleFlush();
+      }
       // The editors restored at start open one a turn: the work in slices waits until they all have.
       this.#answersFirst.noteMessage();
       // An editor open while the workspace is listed waits for the whole listing: it goes first.
