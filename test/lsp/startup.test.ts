@@ -135,3 +135,41 @@ test("a client that takes pushed diagnostics gets the open editors' exact diagno
     removeWorkspace(folder);
   }
 });
+
+test("an editor that names hundreds of skills not read yet is answered after the editors opened with it", { timeout: 120_000 }, async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-startup-hub-"));
+  const write = (relative: string, text: string) => {
+    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
+    writeFileSync(path.join(folder, relative), text);
+  };
+  for (let i = 0; i < 300; i++) write(`skills/item-${i}.skill.md`, skill(`Item number ${i}, words zq${i} and xv${i}`, "Nothing."));
+  write("skills/off-item.skill.md", skill("An item turned off", "Nothing.", "enabled: false\n"));
+  write("hub.skill.md", skill("Routes a request to one of the items", Array.from({ length: 300 }, (_, i) => `@item-${i}`).join(" ") + " @off-item @no-such-item"));
+  const small = Array.from({ length: 5 }, (_, k) => `small-${k}.skill.md`);
+  small.forEach((file, k) => write(file, skill(`Small editor ${k}, words qq${k}`, `Ask @item-${k * 7} and @off-item.`)));
+  const opened = ["hub.skill.md", ...small].map((file) => path.join(folder, file));
+  const whole = new Namespace();
+  await loadFolders(whole, [folder]);
+  let answerProgress: () => void = () => undefined;
+  const client = await TestClient.start({ folders: [folder], awaitIndexing: false, progressAnswered: new Promise<void>((resolve) => (answerProgress = resolve)) });
+  try {
+    for (const file of opened) await client.open(uriOf(file), readFileSync(file, "utf8"));
+    const order: string[] = [];
+    const answers = await Promise.all(
+      opened.map((file) =>
+        client.connection.sendRequest<{ items: Diagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: uriOf(file) } }).then((report) => {
+          order.push(path.basename(file));
+          return report;
+        }),
+      ),
+    );
+    answerProgress();
+    assert.equal(order.at(-1), "hub.skill.md", `answered in the order ${order.join(", ")}`);
+    opened.forEach((file, k) => assert.deepEqual((answers[k]?.items ?? []).map(seen).sort(), whole.diagnose(uriOf(file)).filter((diagnostic) => diagnostic.code !== "menu-similar").map(seen).sort(), file));
+    assert.ok((answers[0]?.items ?? []).some((diagnostic) => diagnostic.code === "disabled-mention"));
+    await client.indexed;
+  } finally {
+    await client.stop();
+    removeWorkspace(folder);
+  }
+});

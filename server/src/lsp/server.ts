@@ -142,6 +142,14 @@ const WORKSPACE_REPORT_SLICE_MS = 1;
 const WORKSPACE_REPORT_PART_FILES = 1000;
 const WORKSPACE_REPORT_PART_DIAGNOSTICS = 100;
 const WORKSPACE_REPORT_PART_CHARACTERS = 10_000;
+
+/**
+ * An open editor that names this many skills not read yet is answered after the others asked with it (see
+ * #othersFirst), for at most this many turns.
+ */
+const MANY_UNREAD_NAMES = 64;
+const OTHERS_FIRST_MAX_TURNS = 20;
+
 /** How long a typed unknown mention under the cursor waits before it is reported, when no other edit comes. */
 const TYPING_IDLE_MS = 1000;
 
@@ -212,6 +220,8 @@ export class SkillServer {
    * them can add a claimant to a name one of them holds (a duplicate), and then their client pulls again.
    */
   readonly #answeredEarly = new Set<string>();
+  /** Open editors' diagnostics being answered from a listing, and how many of them let the others go first (see #othersFirst). */
+  readonly #listedAnswers = { asked: 0, waiting: 0 };
   /** The same listing once it is made, until the folders are read. */
   #listed: ListedWorkspace | undefined;
   /** The workspace folders' listing, started as soon as `initialize` names them. */
@@ -389,16 +399,27 @@ export class SkillServer {
         // every name they hold is answered at once (see #answeredEarly), the others once the whole listing adds
         // the claimants it alone finds (a skill deep in a folder).
         let early = false;
-        if (!this.#listed) {
-          const first = await this.#firstListed;
-          if (!this.#listed && first) {
-            first.readConfigs(this.#namespace, isOpen);
-            first.readFor(this.#namespace, uri, isOpen);
-            early = this.#client.diagnosticRefresh && first.knowsEveryName(this.#namespace, uri);
-            if (early) this.#answeredEarly.add(uri);
+        this.#listedAnswers.asked++;
+        try {
+          if (!this.#listed) {
+            const first = await this.#firstListed;
+            if (!this.#listed && first) {
+              first.readConfigs(this.#namespace, isOpen);
+              // Awaited only when it waits: a turn for each editor would answer them all in step, the first last.
+              if (first.unreadNames(this.#namespace, uri) >= MANY_UNREAD_NAMES) await this.#othersFirst();
+              first.readFor(this.#namespace, uri, isOpen);
+              early = this.#client.diagnosticRefresh && first.knowsEveryName(this.#namespace, uri);
+              if (early) this.#answeredEarly.add(uri);
+            }
           }
+          if (!early) {
+            const whole = await listing;
+            if (whole.unreadNames(this.#namespace, uri) >= MANY_UNREAD_NAMES) await this.#othersFirst();
+            whole.readFor(this.#namespace, uri, isOpen);
+          }
+        } finally {
+          this.#listedAnswers.asked--;
         }
-        if (!early) (await listing).readFor(this.#namespace, uri, isOpen);
       } else await this.#settled();
       if (!this.#namespace.has(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
       const resultId = this.#resultIdOf(uri);
@@ -606,6 +627,26 @@ export class SkillServer {
           { globPattern: "**/{.claude,.agents,.codex,skills}/**/*.md" },
         ],
       });
+    }
+  }
+
+  /**
+   * What an editor whose names take many files to read ahead (a skill that names hundreds, see
+   * MANY_UNREAD_NAMES) waits for: the other editors asked with it, each of which reads a few files, answered first.
+   */
+  async #othersFirst(): Promise<void> {
+    const answers = this.#listedAnswers;
+    answers.waiting++;
+    try {
+      // Until no other is being answered and a turn passed without a new request (the editors restored at
+      // start ask one a turn).
+      for (let turn = 0; turn < OTHERS_FIRST_MAX_TURNS; turn++) {
+        const arrivals = this.#arrivals;
+        await this.#answersFirst.turn();
+        if (answers.asked - answers.waiting === 0 && this.#arrivals === arrivals) return;
+      }
+    } finally {
+      answers.waiting--;
     }
   }
 

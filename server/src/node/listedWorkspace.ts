@@ -114,6 +114,13 @@ export class ListedWorkspace {
     }
   }
 
+  /** How many names `uri`'s diagnostics depend on have listed claimants the namespace does not hold yet: what {@link readFor} would read. */
+  unreadNames(namespace: Namespace, uri: string): number {
+    let unread = 0;
+    for (const slug of namesOf(namespace, uri)) if (this.#claimants.has(slug) && namespace.claimants(slug).length === 0) unread++;
+    return unread;
+  }
+
   #takeCommand(file: string): void {
     // Nearly every file is in no such folder: the path is looked at before a URI is made of it.
     if (!file.includes(`${path.sep}commands${path.sep}`) && !file.includes(`${path.sep}prompts${path.sep}`)) return;
