@@ -23,12 +23,17 @@ function skill(summary: string, body: string, extra = ""): string {
   return `---\nsummary: ${summary}\n${extra}---\n# A skill\n\n${body}\n`;
 }
 
-function writeWorkspace(): { folder: string; opened: string[] } {
-  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-startup-"));
-  const write = (relative: string, text: string) => {
+/** Writes a file of the workspace at `folder`, its folders made as needed. */
+function writerIn(folder: string): (relative: string, text: string) => void {
+  return (relative, text) => {
     mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
     writeFileSync(path.join(folder, relative), text);
   };
+}
+
+function writeWorkspace(): { folder: string; opened: string[] } {
+  const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-startup-"));
+  const write = writerIn(folder);
   for (let i = 0; i < FILLERS; i++) {
     write(`fillers/filler-${i}.skill.md`, skill(`Filler number ${i} with words zq${i} and xv${i}`, `Ask @filler-${(i * 7 + 1) % FILLERS} then @filler-${(i * 13 + 5) % FILLERS}.`));
   }
@@ -138,10 +143,7 @@ test("a client that takes pushed diagnostics gets the open editors' exact diagno
 
 test("an editor that names hundreds of skills not read yet is answered after the editors opened with it", { timeout: 120_000 }, async () => {
   const folder = mkdtempSync(path.join(tmpdir(), "skill-lsp-startup-hub-"));
-  const write = (relative: string, text: string) => {
-    mkdirSync(path.dirname(path.join(folder, relative)), { recursive: true });
-    writeFileSync(path.join(folder, relative), text);
-  };
+  const write = writerIn(folder);
   for (let i = 0; i < 300; i++) write(`skills/item-${i}.skill.md`, skill(`Item number ${i}, words zq${i} and xv${i}`, "Nothing."));
   write("skills/off-item.skill.md", skill("An item turned off", "Nothing.", "enabled: false\n"));
   write("hub.skill.md", skill("Routes a request to one of the items", Array.from({ length: 300 }, (_, i) => `@item-${i}`).join(" ") + " @off-item @no-such-item"));
