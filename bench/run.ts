@@ -59,6 +59,7 @@ import {
 
 const REPO = path.resolve(__dirname, "..");
 const SERVER = path.join(REPO, "dist/server.js");
+const REPLAY_SERVER = path.join(REPO, "bench/replayServer.mjs");
 
 interface Args {
   /** The realistic workspaces' sizes; the worst case's and the distinct summaries' (the generator's first shape). */
@@ -158,6 +159,9 @@ interface OurFigures extends ServerFigures {
   summaryEditMs: number[];
   /** `skill-lsp check` on the folder, the whole process. */
   checkMs?: number;
+  /** The same requests of a server that computes nothing (ReplaySubject): our rename's answer, and completion asked as while compared. */
+  renameFloorMs: number[];
+  completionFloorMs: number[];
   checkLines?: number;
 }
 
@@ -343,8 +347,10 @@ class SkillSubject implements Subject {
       return { ...figures, items };
     });
     const deadline = performance.now() + timeoutMs;
+    const params = { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } };
     while (!done && performance.now() < deadline) {
-      const { ms } = await timed(() => this.#connection.sendRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } }));
+      const { ms, value } = await timed(() => this.#connection.sendRequest("textDocument/completion", params));
+      this.asked.set("textDocument/completion", { params, answer: value });
       // Asked before the end, so counted even when answered after it: the last step is among the waits.
       duringMs.push(ms);
       await new Promise((resolve) => setTimeout(resolve, COMPLETION_PACE_MS));
@@ -366,6 +372,8 @@ class SkillSubject implements Subject {
 
   #similar = new Map<string, string>();
   #summaryEdits = 0;
+  /** The last request of each method the bench replays (ReplaySubject), with this server's answer. */
+  readonly asked = new Map<string, { params: object; answer: unknown }>();
 
   /**
    * One summary made unlike every other (or back): until its own diagnostics and its neighbour's show the
@@ -504,7 +512,9 @@ class SkillSubject implements Subject {
 
   async rename(): Promise<{ ms: number; files: number; bytes: number }> {
     const { uri, position } = this.#mentionOfHub();
-    const { ms, value } = await timed(() => this.#connection.sendRequest<WorkspaceEdit | null>("textDocument/rename", { textDocument: { uri }, position, newName: `${RENAME_HUB}-2` }));
+    const params = { textDocument: { uri }, position, newName: `${RENAME_HUB}-2` };
+    const { ms, value } = await timed(() => this.#connection.sendRequest<WorkspaceEdit | null>("textDocument/rename", params));
+    this.asked.set("textDocument/rename", { params, answer: value });
     return { ms, files: editedFiles(value), bytes: Buffer.byteLength(JSON.stringify(value)) };
   }
 
@@ -587,6 +597,55 @@ async function openEditorsScenario(workspace: GeneratedWorkspace, runs: number, 
 }
 
 /** `skill-lsp check` on the folder, as a user runs it: the whole process, its output read. */
+/**
+ * A server that computes nothing (bench/replayServer.mjs), started with answers our server gave: the same request
+ * of it costs the protocol and the machine alone (the client's encoding and parsing, the pipe, both event loops),
+ * the floor under what our server can reach for that request.
+ */
+class ReplaySubject {
+  readonly #server: ServerProcess;
+  readonly #asked: ReadonlyMap<string, { params: object; answer: unknown }>;
+  readonly #file: string;
+
+  private constructor(server: ServerProcess, asked: ReadonlyMap<string, { params: object; answer: unknown }>, file: string) {
+    this.#server = server;
+    this.#asked = asked;
+    this.#file = file;
+  }
+
+  static async start(asked: ReadonlyMap<string, { params: object; answer: unknown }>): Promise<ReplaySubject> {
+    const file = path.join(tmpdir(), `skill-lsp-bench-replay-${process.pid}-${Date.now()}.json`);
+    await fs.writeFile(file, JSON.stringify(Object.fromEntries([...asked].map(([method, { answer }]) => [method, answer]))));
+    const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, REPLAY_SERVER, file, "--stdio"], serverEnvironment(process.env));
+    server.connection.listen();
+    await server.connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {} });
+    await server.connection.sendNotification("initialized", {});
+    return new ReplaySubject(server, asked, file);
+  }
+
+  /** One request of `method`, as our server was last asked it: its time. */
+  async request(method: string): Promise<number> {
+    const asked = this.#asked.get(method);
+    if (!asked) throw new Error(`No answer of ours to replay for ${method}.`);
+    return (await timed(() => this.#server.connection.sendRequest(method, asked.params))).ms;
+  }
+
+  /** `count` requests of `method`, each {@link COMPLETION_PACE_MS} after the last answer, as while compared. */
+  async paced(method: string, count: number): Promise<number[]> {
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      times.push(await this.request(method));
+      await new Promise((resolve) => setTimeout(resolve, COMPLETION_PACE_MS));
+    }
+    return times;
+  }
+
+  async stop(): Promise<void> {
+    await stopServer(this.#server);
+    await fs.rm(this.#file, { force: true });
+  }
+}
+
 async function checkCli(folder: string): Promise<{ ms: number; lines: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "check", folder], { stdio: ["ignore", "pipe", "ignore"], env: serverEnvironment(process.env) });
@@ -678,6 +737,8 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
     semanticTokens: 0,
     openEditorsMs: [],
     summaryEditMs: [],
+    renameFloorMs: [],
+    completionFloorMs: [],
   };
   const peerTimeoutMs = args.peerTimeoutMs ?? 120_000;
   const ourTimeoutMs = Math.max(120_000, workspace.count * 20);
@@ -695,6 +756,7 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
   const skill = new SkillSubject(workspace, args.profile);
   let markdown: MarkdownSubject | undefined;
   let peer: ServerFigures | undefined;
+  let replay: ReplaySubject | undefined;
   try {
     const cold = await within(ourTimeoutMs, "skill-lsp's cold start", skill.cold());
     ours.rssAfterIndexMb = memoryOf(skill.server.child.pid).rssMb;
@@ -740,7 +802,14 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
 
     // The shared operations, alternately: one sample of each for one server, then the other (order swapped every
     // round). Round -1 warms both servers' code paths up and is not recorded: a first request pays for compiling.
+    // From the first recorded round, beside them: the requests our server answered, of a server that computes nothing.
     for (let round = -1; round < args.rounds; round++) {
+      if (round === 0) {
+        replay = await ReplaySubject.start(skill.asked);
+        const asked = ours.menu?.completionDuringMs.length ?? 0;
+        if (skill.asked.has("textDocument/completion")) ours.completionFloorMs = await replay.paced("textDocument/completion", Math.max(asked, args.quick ? 20 : 100));
+      }
+      if (replay) ours.renameFloorMs.push(await replay.request("textDocument/rename"));
       for (const operation of OPERATIONS) {
         const turns: [Subject, ServerFigures, number][] = [[skill, round < 0 ? emptyFigures() : ours, ourTimeoutMs]];
         if (markdown && peer) turns.push([markdown, round < 0 ? emptyFigures() : peer, peerTimeoutMs]);
@@ -765,6 +834,7 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
     Object.assign(ours, memoryOf(skill.server.child.pid));
     if (markdown && peer) Object.assign(peer, memoryOf(markdown.server.child.pid));
   } finally {
+    await replay?.stop();
     await markdown?.stop();
     await skill.stop();
   }
@@ -808,6 +878,7 @@ function rowsFor(result: SizeResult): Row[] {
     pair("editors open at start: their 50 diagnostics", med(ours.openEditorsMs), med(result.peerOpenEditors?.ms)),
     { label: "menu-similar warnings ready, after spawn", ours: ms(ours.menu?.readyMs) },
     { label: "completion p95 while they are compared", ours: ms(p95(ours.menu ? [...ours.menu.completionDuringMs] : undefined)) },
+    { label: "  p95 asked of a server that computes nothing", ours: ms(p95(ours.completionFloorMs)) },
     { label: "summary edit → its pairs' warnings, median", ours: ms(med(ours.summaryEditMs)) },
     { label: "skill-lsp check, the whole process", ours: ms(ours.checkMs) },
     { label: "completion after @, median", ours: ms(med(ours.completionMs)) },
@@ -819,6 +890,7 @@ function rowsFor(result: SizeResult): Row[] {
     pair(`change → its ${EDIT_FANOUT} dependents' diagnostics`, med(ours.dependentsMs), med(peer?.dependentsMs)),
     pair("references, 1,000 files", med(ours.referencesMs), med(peer?.referencesMs)),
     pair("rename from a mention/link, 1,000 files", med(ours.renameMs), med(peer?.renameMs)),
+    pair("  its answer from a server that computes nothing", med(ours.renameFloorMs), med(peer?.renameMs)),
     pair("file rename cascade, 1,000 files", med(ours.fileRenameMs), med(peer?.fileRenameMs)),
     pair("resident memory after indexing", ours.rssAfterIndexMb, peer?.rssAfterIndexMb, mb),
     {
@@ -941,6 +1013,10 @@ function printGoals(out: string[], results: readonly SizeResult[]): void {
     const verdict = figure === undefined || Number.isNaN(figure) ? "not measured" : figure <= limit ? "holds" : "MISSED";
     lines.push(`${label.padEnd(62)}${shown.padStart(18)}   ${verdict}`);
   };
+  // Under a goal, the same figure for a server that computes nothing (ReplaySubject): how far computing can go.
+  const floorNote = (label: string, figure: number | undefined, format: (value: number | undefined) => string) => {
+    if (figure !== undefined && !Number.isNaN(figure)) lines.push(`${`  floor: ${label}`.padEnd(62)}${format(figure).padStart(18)}`);
+  };
   const times = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? "—" : `${value.toFixed(2)}×`);
   const realistic10k = at("realistic", 10000);
   if (realistic10k) {
@@ -956,6 +1032,7 @@ function printGoals(out: string[], results: readonly SizeResult[]): void {
     ];
     const worst = pairs.map(([name, mine, theirs]) => [name, ratioOf(mine, theirs)] as const).reduce<readonly [string, number | undefined]>((a, b) => ((b[1] ?? -1) > (a[1] ?? -1) ? b : a), ["", undefined]);
     goal(`every shared operation ≤ 0.5× the peer's (10k; worst: ${worst[0] || "—"})`, worst[1], 0.5, times);
+    floorNote("rename's answer from a server that computes nothing", ratioOf(med(ours.renameFloorMs), med(peer?.renameMs)), times);
     goal("completion p95 ≤ 2 ms (10k)", p95(ours.completionMs), 2, ms);
   }
   for (const [shape, factor] of [["realistic", 1], ["worst", 2]] as const) {
@@ -973,6 +1050,7 @@ function printGoals(out: string[], results: readonly SizeResult[]): void {
       goal(`menu-similar warnings ready ≤ ${4 * factor} s after spawn at 100k${tag}`, r100.ours.menu?.readyMs, 4000 * factor, ms);
       goal(`summary edit → its pairs' warnings < 20 ms at 100k${tag}`, med(r100.ours.summaryEditMs), 20 - 1e-9, ms);
       goal(`completion p95 while menu-similar is compared ≤ 2 ms at 100k${tag}`, p95(r100.ours.menu ? [...r100.ours.menu.completionDuringMs] : undefined), 2, ms);
+      floorNote("the same, of a server that computes nothing", p95(r100.ours.completionFloorMs), ms);
     }
     const from = at(shape, 10000);
     const to = [...results].reverse().find((result) => result.shape === shape && result.count > 10000);
