@@ -11,7 +11,7 @@
  *
  * `--keep` leaves both workspaces on disk (the path is printed), for `bench/cold.mjs`.
  */
-import { promises as fs, readFileSync } from "node:fs";
+import { promises as fs, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -195,6 +195,8 @@ async function main(): Promise<void> {
     console.log(row("editors open at start: their 50 diagnostics", "open editors", (figures) => figures.openEditorsMs));
     // No goal of its own: what most of those editors wait for (an editor naming no skill waits for the whole listing).
     console.log(row("editors open at start: the first 25 of them", undefined, (figures) => figures.halfEditorsMs));
+    // What the folders' editors that name a missing skill wait for at the least: every folder's entries (a skill may sit deep in one).
+    console.log(`| listing every skill folder's entries, one thread, no server | — | ${listingMs(path.join(agent, "skills")).toFixed(1)} ms | |`);
     console.log(row("cold start to every file's diagnostics", "cold start", (figures) => figures.coldMs));
     console.log(row("peak resident memory then", "peak memory", (figures) => figures.peakMb, "MB"));
     console.log(row(`references of a skill (${last("files")?.references} / ${last("folders")?.references} locations)`, "references", (figures) => figures.referencesMs));
@@ -207,6 +209,21 @@ async function main(): Promise<void> {
     if (process.argv.includes("--keep")) console.error(`kept: ${root}`);
     else await fs.rm(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * The least a complete listing of the skill folders costs in this process: the folder of skills, then each skill
+ * folder's entries, as the server lists them (`readdirSync` with their types), on one thread with the page cache
+ * warm. The median of three, after one that warms it.
+ */
+function listingMs(skills: string): number {
+  const list = () => {
+    const started = performance.now();
+    for (const entry of readdirSync(skills, { withFileTypes: true })) if (entry.isDirectory()) readdirSync(path.join(skills, entry.name), { withFileTypes: true });
+    return performance.now() - started;
+  };
+  list();
+  return percentile([list(), list(), list()], 50);
 }
 
 function loadAverage(): string {
