@@ -159,10 +159,10 @@ interface OurFigures extends ServerFigures {
   summaryEditMs: number[];
   /** `skill-lsp check` on the folder, the whole process. */
   checkMs?: number;
+  checkLines?: number;
   /** The same requests of a server that computes nothing (ReplaySubject): our rename's answer, and completion asked as while compared. */
   renameFloorMs: number[];
   completionFloorMs: number[];
-  checkLines?: number;
 }
 
 interface SizeResult {
@@ -596,7 +596,6 @@ async function openEditorsScenario(workspace: GeneratedWorkspace, runs: number, 
   return { ours, peer, peerFailure };
 }
 
-/** `skill-lsp check` on the folder, as a user runs it: the whole process, its output read. */
 /**
  * A server that computes nothing (bench/replayServer.mjs), started with answers our server gave: the same request
  * of it costs the protocol and the machine alone (the client's encoding and parsing, the pipe, both event loops),
@@ -646,6 +645,7 @@ class ReplaySubject {
   }
 }
 
+/** `skill-lsp check` on the folder, as a user runs it: the whole process, its output read. */
 async function checkCli(folder: string): Promise<{ ms: number; lines: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER, "check", folder], { stdio: ["ignore", "pipe", "ignore"], env: serverEnvironment(process.env) });
