@@ -144,6 +144,11 @@ export class BackgroundReader {
     return this.#whenStarted;
   }
 
+  /** Starts the thread now rather than at its first use, where nothing else waits for the core its boot takes. */
+  start(): void {
+    this.#thread();
+  }
+
   /** True while the reading thread runs, started now if it was still to be (false: every batch is read on the calling thread). */
   get threaded(): boolean {
     return this.#thread() !== undefined;
