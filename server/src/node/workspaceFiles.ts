@@ -337,7 +337,7 @@ export class FolderListing {
     // listing first asks it to read (see BackgroundReader). Where editors may wait for the listing, only once
     // the walk has deferred enough folders for the thread to be worth its boot, or when the first index reads.
     this.reader = new BackgroundReader(MAX_READ_BYTES);
-    const startReader = { count: editorsFirst ? THREAD_WORTH_FOLDERS : 1, reached: () => void this.reader.threaded };
+    const startReader = { count: editorsFirst ? THREAD_WORTH_FOLDERS : 1, reached: () => this.reader.start() };
     const walks = Promise.all(
       folders.map(async (folder) => {
         const walk = await WorkspaceWalk.start(folder, undefined, true, startReader);
