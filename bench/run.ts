@@ -196,6 +196,8 @@ interface MenuFigures {
   readonly reported: number;
   /** Completion requests answered while the comparison ran. */
   readonly completionDuringMs: readonly number[];
+  /** The same completion asked meanwhile, between ours, of a server that computes nothing (ReplaySubject). */
+  readonly completionAlongsideMs: readonly number[];
 }
 
 /** The floor: list the folder, read every file and scan its mentions, the plainest fastest way (no server). */
@@ -331,9 +333,11 @@ class SkillSubject implements Subject {
   /**
    * After the cold start: completion asked every {@link COMPLETION_PACE_MS} while the menu's summaries are
    * compared in the background (it must not wait for them), until the server says they are and the warnings
-   * are in, with the workspace report asked again as VS Code does.
+   * are in, with the workspace report asked again as VS Code does. Meanwhile, half a pace after each, the same
+   * completion of `alongside`, a server that computes nothing: the same client on the same machine at the same
+   * time, the floor under ours there.
    */
-  async menuSimilarity(timeoutMs: number): Promise<MenuFigures> {
+  async menuSimilarity(timeoutMs: number, alongside?: ReplaySubject): Promise<MenuFigures> {
     const uri = await this.#open(this.#workspace.plain);
     await this.#replace(uri, this.#text(uri).length, 0, "\nAsk @");
     const position = positionAt(this.#text(uri), this.#text(uri).length);
@@ -348,13 +352,17 @@ class SkillSubject implements Subject {
     });
     const deadline = performance.now() + timeoutMs;
     const params = { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "@" } };
+    let askedAlongside: Promise<number[]> | undefined;
     while (!done && performance.now() < deadline) {
       const { ms, value } = await timed(() => this.#connection.sendRequest("textDocument/completion", params));
       this.asked.set("textDocument/completion", { params, answer: value });
       // Asked before the end, so counted even when answered after it: the last step is among the waits.
       duringMs.push(ms);
+      const asked = () => this.asked.get("textDocument/completion");
+      askedAlongside ??= alongside?.paced("textDocument/completion", asked, Number.POSITIVE_INFINITY, () => done || performance.now() >= deadline, COMPLETION_PACE_MS / 2);
       await new Promise((resolve) => setTimeout(resolve, COMPLETION_PACE_MS));
     }
+    const alongsideMs = (await askedAlongside) ?? [];
     await this.#replace(uri, this.#text(uri).length - 6, 6, "");
     const { at, warned, items } = await within(Math.max(1, deadline - performance.now()), "the menu-similar comparison", delivered);
     const similar = new Map<string, string>();
@@ -367,7 +375,7 @@ class SkillSubject implements Subject {
       }
     }
     this.#similar = similar;
-    return { readyMs: at - this.server.spawnedAt, warned, reported: similar.size, completionDuringMs: duringMs };
+    return { readyMs: at - this.server.spawnedAt, warned, reported: similar.size, completionDuringMs: duringMs, completionAlongsideMs: alongsideMs };
   }
 
   #similar = new Map<string, string>();
@@ -597,43 +605,46 @@ async function openEditorsScenario(workspace: GeneratedWorkspace, runs: number, 
 }
 
 /**
- * A server that computes nothing (bench/replayServer.mjs), started with answers our server gave: the same request
+ * A server that computes nothing (bench/replayServer.mjs), taught the answers our server gave: the same request
  * of it costs the protocol and the machine alone (the client's encoding and parsing, the pipe, both event loops),
  * the floor under what our server can reach for that request.
  */
 class ReplaySubject {
   readonly #server: ServerProcess;
-  readonly #asked: ReadonlyMap<string, { params: object; answer: unknown }>;
-  readonly #file: string;
+  /** The answer last taught for each method. */
+  readonly #taught = new Map<string, unknown>();
 
-  private constructor(server: ServerProcess, asked: ReadonlyMap<string, { params: object; answer: unknown }>, file: string) {
+  private constructor(server: ServerProcess) {
     this.#server = server;
-    this.#asked = asked;
-    this.#file = file;
   }
 
-  static async start(asked: ReadonlyMap<string, { params: object; answer: unknown }>): Promise<ReplaySubject> {
-    const file = path.join(tmpdir(), `skill-lsp-bench-replay-${process.pid}-${Date.now()}.json`);
-    await fs.writeFile(file, JSON.stringify(Object.fromEntries([...asked].map(([method, { answer }]) => [method, answer]))));
-    const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, REPLAY_SERVER, file, "--stdio"], serverEnvironment(process.env));
+  static async start(): Promise<ReplaySubject> {
+    const server = spawnServer(process.execPath, [...SERVER_NODE_FLAGS, REPLAY_SERVER, "--stdio"], serverEnvironment(process.env));
     server.connection.listen();
     await server.connection.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {} });
     await server.connection.sendNotification("initialized", {});
-    return new ReplaySubject(server, asked, file);
+    return new ReplaySubject(server);
   }
 
-  /** One request of `method`, as our server was last asked it: its time. */
-  async request(method: string): Promise<number> {
-    const asked = this.#asked.get(method);
+  /** One request of `method` with our server's params, answered with our server's answer (taught first, untimed): its time. */
+  async request(method: string, asked: { params: object; answer: unknown } | undefined): Promise<number> {
     if (!asked) throw new Error(`No answer of ours to replay for ${method}.`);
+    if (this.#taught.get(method) !== asked.answer) {
+      await this.#server.connection.sendRequest("bench/answer", { method, answer: asked.answer });
+      this.#taught.set(method, asked.answer);
+    }
     return (await timed(() => this.#server.connection.sendRequest(method, asked.params))).ms;
   }
 
-  /** `count` requests of `method`, each {@link COMPLETION_PACE_MS} after the last answer, as while compared. */
-  async paced(method: string, count: number): Promise<number[]> {
+  /**
+   * Requests of `method`, each {@link COMPLETION_PACE_MS} after the last answer, as completion is asked while the
+   * summaries are compared, until `count` are asked or `stop` says so; the first after `delayMs`.
+   */
+  async paced(method: string, asked: () => { params: object; answer: unknown } | undefined, count: number, stop = () => false, delayMs = 0): Promise<number[]> {
     const times: number[] = [];
-    for (let i = 0; i < count; i++) {
-      times.push(await this.request(method));
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    while (times.length < count && !stop()) {
+      times.push(await this.request(method, asked()));
       await new Promise((resolve) => setTimeout(resolve, COMPLETION_PACE_MS));
     }
     return times;
@@ -641,7 +652,6 @@ class ReplaySubject {
 
   async stop(): Promise<void> {
     await stopServer(this.#server);
-    await fs.rm(this.#file, { force: true });
   }
 }
 
@@ -753,17 +763,18 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
       await fresh.stop();
     }
   }
+  // Started first, so that its own start is over before ours: it idles until asked.
+  const replay = await ReplaySubject.start();
   const skill = new SkillSubject(workspace, args.profile);
   let markdown: MarkdownSubject | undefined;
   let peer: ServerFigures | undefined;
-  let replay: ReplaySubject | undefined;
   try {
     const cold = await within(ourTimeoutMs, "skill-lsp's cold start", skill.cold());
     ours.rssAfterIndexMb = memoryOf(skill.server.child.pid).rssMb;
     colds.push(cold);
     ours.cold = [...colds].sort((a, b) => a.ms - b.ms)[colds.length >> 1] ?? cold;
     log(`  skill-lsp: cold start ${ms(ours.cold.ms)} (server CPU ${ms(ours.cold.cpuMs)}; the runs ${colds.map((run) => ms(run.ms)).join(", ")})`);
-    ours.menu = await skill.menuSimilarity(ourTimeoutMs);
+    ours.menu = await skill.menuSimilarity(ourTimeoutMs, replay);
     log(`  skill-lsp: menu-similar ready ${ms(ours.menu.readyMs)} after spawn, ${count(ours.menu.warned)} skills warned; completion p95 meanwhile ${ms(p95([...ours.menu.completionDuringMs]))}`);
     for (let i = 0; i < 2 * args.rounds; i++) {
       const edit = await within(ourTimeoutMs, "skill-lsp's summary edit", skill.summaryEdit());
@@ -805,11 +816,11 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
     // From the first recorded round, beside them: the requests our server answered, of a server that computes nothing.
     for (let round = -1; round < args.rounds; round++) {
       if (round === 0) {
-        replay = await ReplaySubject.start(skill.asked);
         const asked = ours.menu?.completionDuringMs.length ?? 0;
-        if (skill.asked.has("textDocument/completion")) ours.completionFloorMs = await replay.paced("textDocument/completion", Math.max(asked, args.quick ? 20 : 100));
+        const completion = () => skill.asked.get("textDocument/completion");
+        if (completion()) ours.completionFloorMs = await replay.paced("textDocument/completion", completion, Math.max(asked, args.quick ? 20 : 100));
       }
-      if (replay) ours.renameFloorMs.push(await replay.request("textDocument/rename"));
+      if (round >= 0) ours.renameFloorMs.push(await replay.request("textDocument/rename", skill.asked.get("textDocument/rename")));
       for (const operation of OPERATIONS) {
         const turns: [Subject, ServerFigures, number][] = [[skill, round < 0 ? emptyFigures() : ours, ourTimeoutMs]];
         if (markdown && peer) turns.push([markdown, round < 0 ? emptyFigures() : peer, peerTimeoutMs]);
@@ -834,7 +845,7 @@ async function benchSize(workspace: GeneratedWorkspace, args: Args, peerEnabled:
     Object.assign(ours, memoryOf(skill.server.child.pid));
     if (markdown && peer) Object.assign(peer, memoryOf(markdown.server.child.pid));
   } finally {
-    await replay?.stop();
+    await replay.stop();
     await markdown?.stop();
     await skill.stop();
   }
@@ -878,6 +889,7 @@ function rowsFor(result: SizeResult): Row[] {
     pair("editors open at start: their 50 diagnostics", med(ours.openEditorsMs), med(result.peerOpenEditors?.ms)),
     { label: "menu-similar warnings ready, after spawn", ours: ms(ours.menu?.readyMs) },
     { label: "completion p95 while they are compared", ours: ms(p95(ours.menu ? [...ours.menu.completionDuringMs] : undefined)) },
+    { label: "  p95 meanwhile of a server that computes nothing", ours: ms(p95(ours.menu ? [...ours.menu.completionAlongsideMs] : undefined)) },
     { label: "  p95 asked of a server that computes nothing", ours: ms(p95(ours.completionFloorMs)) },
     { label: "summary edit → its pairs' warnings, median", ours: ms(med(ours.summaryEditMs)) },
     { label: "skill-lsp check, the whole process", ours: ms(ours.checkMs) },
@@ -1050,7 +1062,8 @@ function printGoals(out: string[], results: readonly SizeResult[]): void {
       goal(`menu-similar warnings ready ≤ ${4 * factor} s after spawn at 100k${tag}`, r100.ours.menu?.readyMs, 4000 * factor, ms);
       goal(`summary edit → its pairs' warnings < 20 ms at 100k${tag}`, med(r100.ours.summaryEditMs), 20 - 1e-9, ms);
       goal(`completion p95 while menu-similar is compared ≤ 2 ms at 100k${tag}`, p95(r100.ours.menu ? [...r100.ours.menu.completionDuringMs] : undefined), 2, ms);
-      floorNote("the same, of a server that computes nothing", p95(r100.ours.completionFloorMs), ms);
+      floorNote("the same, of a server that computes nothing, at the same time", p95(r100.ours.menu ? [...r100.ours.menu.completionAlongsideMs] : undefined), ms);
+      floorNote("the same, of a server that computes nothing, after", p95(r100.ours.completionFloorMs), ms);
     }
     const from = at(shape, 10000);
     const to = [...results].reverse().find((result) => result.shape === shape && result.count > 10000);

@@ -23,6 +23,7 @@ const ROWS = [
   "editors open at start: their 50 diagnostics",
   "menu-similar warnings ready, after spawn",
   "completion p95 while they are compared",
+  "  p95 meanwhile of a server that computes nothing",
   "  p95 asked of a server that computes nothing",
   "summary edit → its pairs' warnings, median",
   "skill-lsp check, the whole process",
