@@ -333,9 +333,9 @@ class SkillSubject implements Subject {
   /**
    * After the cold start: completion asked every {@link COMPLETION_PACE_MS} while the menu's summaries are
    * compared in the background (it must not wait for them), until the server says they are and the warnings
-   * are in, with the workspace report asked again as VS Code does. Meanwhile, half a pace after each, the same
-   * completion of `alongside`, a server that computes nothing: the same client on the same machine at the same
-   * time, the floor under ours there.
+   * are in, with the workspace report asked again as VS Code does. Meanwhile, from half a pace after our first
+   * and paced as ours, the same completion of `alongside`, a server that computes nothing: the same client on
+   * the same machine at the same time, the floor under ours there.
    */
   async menuSimilarity(timeoutMs: number, alongside?: ReplaySubject): Promise<MenuFigures> {
     const uri = await this.#open(this.#workspace.plain);
